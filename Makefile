@@ -37,7 +37,9 @@ fuzz:
 
 # The committed generated/cudaN/cuda, the layer with its tests, is written by
 # cugen layer; gen writes a module's copy (no tests) unless -layer=false.
+# gen -set emits from the IRs cugen carries: ir -carried refreshes them first.
 generate: deps
+	$(CUGEN) ir -carried
 	@for set in $(GEN_SETS); do \
 		major=$${set%%.*}; \
 		$(CUGEN) gen -set $$set -out generated/cuda$$major -layer=false || exit 1; \

@@ -23,3 +23,10 @@ var HeadersLock []byte
 //
 //go:embed layer/*.go layer/*/*.go
 var Layer embed.FS
+
+// IRs holds the IR of each header set of headers.lock that cugen carries
+// (internal/carried lists which file is which set's), gzip-compressed:
+// gen -set then needs no download and no parse.
+//
+//go:embed generated/ir/*.json.gz generated/cuda12/ir*.json.gz generated/cuda13/ir*.json.gz
+var IRs embed.FS

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"go/format"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,6 +67,14 @@ type Options struct {
 	// library without functions in the header set (nvJitLink before CUDA
 	// 12) gets no package.
 	Libraries []*library.Desc
+	// Only, if not nil, are the libraries (of Libraries) whose packages
+	// are generated (gen -lib: library.Select's, a library and those its
+	// package imports); the rest of Libraries still decides what every
+	// package shares (the driver's description, overrides). Each package
+	// is what a run without Only writes: one that would import a library
+	// Only leaves out is an error naming the description to fix
+	// (library.Desc.Imports).
+	Only []ir.Library
 }
 
 // Package is one generated package: file name -> contents.
@@ -75,6 +84,9 @@ type Package struct {
 	// Stats for cugen's summary line.
 	Declared, Bound int
 	Skipped         []string
+	// Imports are the packages of the same output this one imports,
+	// tests included, sorted (library.Desc.Imports declares them).
+	Imports []string
 }
 
 // Dir is p for the writer (package genfiles), its files sorted by name.
@@ -109,8 +121,13 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	// then the packages' files, rendered and formatted concurrently: each
 	// model writes only its own state from here on.
 	var models []*model
+	left := map[ir.Library]bool{} // the packages before this one that Only leaves out
 	for _, d := range libs {
 		if !d.Required && !hasFunctions(api, d.Key) {
+			continue
+		}
+		if opts.Only != nil && !slices.Contains(opts.Only, d.Key) {
+			left[d.Key] = true
 			continue
 		}
 		m, err := newModel(api, d, opts, models...)
@@ -119,6 +136,9 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		}
 		if err := m.checkFileOverrides(); err != nil {
 			return nil, err
+		}
+		if ks := m.importsFrom(left); len(ks) > 0 {
+			return nil, fmt.Errorf("emit: package %s uses types of %v, which are not generated: library %s's Imports must name the library whose package it imports (library.Desc.Imports)", m.pkg, ks, m.lib)
 		}
 		models = append(models, m)
 	}
@@ -147,6 +167,7 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	}
 	for i, m := range models {
 		out[i].Files["audit.txt"] = m.auditText()
+		out[i].Imports = m.importedPackages(out[i])
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,6 +14,10 @@ import (
 // model is one generated package: the declarations of one library plus every
 // type they reach, with their Go names decided once.
 type model struct {
+	// importedLibs are the libraries whose packages' types this one
+	// uses (importedType).
+	importedLibs map[ir.Library]bool
+
 	api  *ir.API
 	desc *library.Desc
 	lib  ir.Library // desc.Key
@@ -74,15 +79,16 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 	}
 	m := &model{
 		api: api, desc: desc, lib: desc.Key, pkg: desc.Package, opts: opts,
-		imported:   map[string]jen.Code{},
-		typedefs:   map[string]*ir.Typedef{},
-		records:    map[string]*ir.Record{},
-		enums:      map[string]*ir.Enum{},
-		typeNames:  map[string]string{},
-		funcNames:  map[*ir.Function]string{},
-		aliasNames: map[string]string{},
-		valNames:   map[string]string{},
-		reached:    map[string]bool{},
+		imported:     map[string]jen.Code{},
+		typedefs:     map[string]*ir.Typedef{},
+		records:      map[string]*ir.Record{},
+		enums:        map[string]*ir.Enum{},
+		typeNames:    map[string]string{},
+		funcNames:    map[*ir.Function]string{},
+		aliasNames:   map[string]string{},
+		valNames:     map[string]string{},
+		reached:      map[string]bool{},
+		importedLibs: map[ir.Library]bool{},
 	}
 	for _, t := range api.Typedefs {
 		m.typedefs[t.Name] = t
@@ -198,6 +204,7 @@ func (m *model) reach(earlier []*model) {
 				continue
 			}
 			if q := m.importedType(earlier, t.Name); q != nil {
+				m.importedLibs[m.owner(t.Name)] = true
 				m.imported[t.Name] = q
 				continue
 			}
@@ -258,6 +265,59 @@ func (m *model) importedType(earlier []*model, cname string) jen.Code {
 		}
 	}
 	return nil
+}
+
+// owner is ownerOf's library, "" for none.
+func (m *model) owner(cname string) ir.Library {
+	l, _ := m.ownerOf(cname)
+	return l
+}
+
+// importsFrom lists, sorted, the libraries of left (packages a run with
+// Options.Only does not generate) that own a type this package reached
+// and declared itself: a run generating them would have imported it.
+func (m *model) importsFrom(left map[ir.Library]bool) []ir.Library {
+	var out []ir.Library
+	for name := range m.reached {
+		if _, ok := builtinTypedefs[name]; ok {
+			continue // never imported (reach)
+		}
+		if l := m.owner(name); left[l] && !slices.Contains(out, l) && m.importable(name) {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// importable says whether importedType would look for cname in another
+// package at all.
+func (m *model) importable(cname string) bool {
+	owner, ok := m.ownerOf(cname)
+	return m.opts.ImportPath != "" && !m.cudaAPI() && ok && owner != m.lib && cname != m.desc.Status
+}
+
+// importedPackages are the packages of the same output that p, this
+// model's package, imports: those whose types it uses, and cu for
+// cudart's context demo test.
+func (m *model) importedPackages(p *Package) []string {
+	var out []string
+	for l := range m.importedLibs {
+		for _, d := range m.opts.Libraries {
+			if d.Key == l {
+				out = append(out, d.Package)
+			}
+		}
+	}
+	if _, ok := p.Files["context_demo_test.go"]; ok {
+		for _, d := range m.opts.Libraries {
+			if d.Key == ir.Driver {
+				out = append(out, d.Package)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ownerOf is the library whose headers declare the C type cname.

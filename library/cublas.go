@@ -11,6 +11,7 @@ var CuBLAS = &Desc{
 	API:     "cuBLAS",
 	Title:   "cuBLAS",
 	Package: "cublas",
+	Imports: []ir.Library{ir.Runtime},
 	Include: []string{"cublas_v2.h"},
 	Doc: `# Column-major matrices
 

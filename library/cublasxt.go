@@ -12,6 +12,7 @@ var CuBLASXt = &Desc{
 	API:         "cuBLASXt",
 	Title:       "cuBLASXt",
 	Package:     "cublasxt",
+	Imports:     []ir.Library{ir.Runtime, "cublas"},
 	Include:     []string{"cublasXt.h"},
 	Declare:     []string{"cublasXt.h"},
 	Prefixes:    []string{"CUBLASXT_", "cublasXt", "CUBLAS_", "cublas"},

@@ -95,6 +95,7 @@ var Runtime = &Desc{
 	Title:        "CUDA runtime",
 	API:          "runtime",
 	Package:      "cudart",
+	Imports:      []ir.Library{ir.Driver},
 	Include:      []string{"cuda_runtime.h", "cuda_profiler_api.h"},
 	Declare:      []string{"cuda_runtime_api.h", "cuda_profiler_api.h"},
 	Owner:        true,

@@ -1,5 +1,7 @@
 package library
 
+import "github.com/cugen/cugen/parser/ir"
+
 // CuDNN is NVIDIA's deep neural network library, cuDNN 9: package cudnn,
 // libcudnn.so.9. Its headers and libraries come apart from the toolkit
 // (NVIDIA's nvidia-cudnn-cu12 and nvidia-cudnn-cu13 wheels, or the
@@ -20,6 +22,7 @@ var CuDNN = &Desc{
 	API:         "cuDNN",
 	Title:       "cuDNN",
 	Package:     "cudnn",
+	Imports:     []ir.Library{ir.Runtime},
 	Include:     []string{"cudnn.h"},
 	Declare:     []string{"cudnn.h", "cudnn_version.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_adv.h", "cudnn_cnn.h"},
 	Prefixes:    []string{"CUDNN_", "cudnn"},

@@ -1,5 +1,7 @@
 package library
 
+import "github.com/cugen/cugen/parser/ir"
+
 // CuFFTXt is cuFFT's multi-GPU and callback API: package cufftxt. Its
 // functions are in libcufft.so.N itself (11 with CUDA 12, 12 with CUDA
 // 13), loaded again through the same override variable as package cufft;
@@ -10,6 +12,7 @@ var CuFFTXt = &Desc{
 	API:      "cuFFTXt",
 	Title:    "cuFFTXt",
 	Package:  "cufftxt",
+	Imports:  []ir.Library{ir.Runtime, "cufft"},
 	Include:  []string{"cufftXt.h"},
 	Declare:  []string{"cufftXt.h", "cudalibxt.h"},
 	Prefixes: []string{"CUFFTXT_", "cufftXt", "CUFFT_", "cufft"},

@@ -13,6 +13,7 @@ var CuFile = &Desc{
 	API:      "cuFile",
 	Title:    "cuFile",
 	Package:  "cufile",
+	Imports:  []ir.Library{ir.Driver},
 	Include:  []string{"cufile.h"},
 	Declare:  []string{"cufile.h"},
 	Prefixes: []string{"CU_FILE_", "CUFILE_", "CUfile", "cuFile"},

@@ -18,6 +18,7 @@ var CUPTI = &Desc{
 	API:     "CUPTI",
 	Title:   "CUPTI",
 	Package: "cupti",
+	Imports: []ir.Library{ir.Driver},
 	Include: []string{"cupti_result.h", "cupti_version.h", "cupti_activity.h", "cupti_callbacks.h", "cupti_events.h", "cupti_metrics.h",
 		"cupti_driver_cbid.h", "cupti_runtime_cbid.h", "cupti_nvtx_cbid.h"},
 	Declare: []string{"cupti_result.h", "cupti_version.h", "cupti_activity.h", "cupti_callbacks.h", "cupti_events.h", "cupti_metrics.h",

@@ -12,6 +12,7 @@ var CuSOLVERMg = &Desc{
 	API:      "cuSOLVERMg",
 	Title:    "cuSOLVERMg",
 	Package:  "cusolvermg",
+	Imports:  []ir.Library{ir.Runtime, "cublas", "cusolver"},
 	Include:  []string{"cusolverMg.h"},
 	Declare:  []string{"cusolverMg.h"},
 	Prefixes: []string{"CUSOLVERMG_", "CUDALIBMG_", "CUSOLVER_", "cusolverMg", "cudaLibMg", "cusolver"},

@@ -1,5 +1,7 @@
 package library
 
+import "github.com/cugen/cugen/parser/ir"
+
 // CuSPARSELt is NVIDIA's structured-sparsity matrix multiplication
 // library: package cusparselt, libcusparseLt.so.0, versioned apart from
 // CUDA (0.8.0), its header from its wheel (nvidia-cusparselt-cu13). Its
@@ -20,6 +22,7 @@ var CuSPARSELt = &Desc{
 	API:      "cuSPARSELt",
 	Title:    "cuSPARSELt",
 	Package:  "cusparselt",
+	Imports:  []ir.Library{ir.Runtime, "cusparse"},
 	Include:  []string{"cusparseLt.h"},
 	Declare:  []string{"cusparseLt.h"},
 	Prefixes: []string{"CUSPARSELT_", "cusparseLt"},

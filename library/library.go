@@ -28,6 +28,14 @@ type Desc struct {
 	Title string
 	// Package is the Go package name: "nvrtc".
 	Package string
+	// Imports are the other libraries (by Key) whose generated packages
+	// this library's package imports: the owners of the C types its API
+	// uses (cublas.SetStream takes a cudart.Stream), and cu for cudart's
+	// context demo. Each comes before this library in All. -lib selects
+	// by them before anything is emitted (Select); emit refuses a package
+	// that would import a library its Imports leave out
+	// (TestImportsMatchEmit holds them to what emit writes).
+	Imports []ir.Library
 	// API names the API in an error check's report ("runtime error at
 	// main.go:12"): "driver", "runtime", "NVRTC".
 	API string
@@ -334,6 +342,68 @@ func (l Load) WheelsFor(major int) []string {
 var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt, CuSOLVERMg,
 	NPPC, NPPIAL, NPPICC, NPPIDEI, NPPIF, NPPIG, NPPIM, NPPIST, NPPISU, NPPITC, NPPS}
 
+// Named is the description in all whose Go package name is name, in any
+// case (-lib CUBLAS is cublas); nil if none is.
+func Named(all []*Desc, name string) *Desc {
+	for _, d := range all {
+		if strings.EqualFold(d.Package, name) {
+			return d
+		}
+	}
+	return nil
+}
+
+// Packages are the Go package names of all, in order: the names -lib
+// takes.
+func Packages(all []*Desc) []string {
+	var names []string
+	for _, d := range all {
+		names = append(names, d.Package)
+	}
+	return names
+}
+
+// Select returns the descriptions in all of the Go packages names (-lib's
+// names, Named) and of every library they import (Imports, transitively),
+// each once, in the order of all: what is parsed and emitted for them. An
+// unknown name is an error, one line naming the known ones.
+func Select(all []*Desc, names []string) ([]*Desc, error) {
+	want := map[ir.Library]bool{}
+	var visit func(d *Desc) error
+	visit = func(d *Desc) error {
+		if want[d.Key] {
+			return nil
+		}
+		want[d.Key] = true
+		for _, k := range d.Imports {
+			i := slices.IndexFunc(all, func(n *Desc) bool { return n.Key == k })
+			if i < 0 {
+				return fmt.Errorf("library %s imports %s, which no description is", d.Key, k)
+			}
+			if err := visit(all[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, n := range names {
+		d := Named(all, n)
+		if d == nil {
+			return nil, fmt.Errorf("unknown library %q (cugen's libraries: %s)", n, strings.Join(Packages(all), ", "))
+		}
+		if err := visit(d); err != nil {
+			return nil, err
+		}
+	}
+	var out []*Desc
+	for _, d := range all {
+		if want[d.Key] {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is
 // not in all is an error.
@@ -460,6 +530,11 @@ func Check(descs []*Desc) error {
 				return fmt.Errorf("header %s declared by both %s and %s", h, other, d.Key)
 			}
 			headers[h] = d.Key
+		}
+		for _, k := range d.Imports {
+			if k == d.Key {
+				return fmt.Errorf("library %s imports itself", d.Key)
+			}
 		}
 		if other, ok := pkgs[d.Package]; ok {
 			return fmt.Errorf("package %s of both %s and %s", d.Package, other, d.Key)

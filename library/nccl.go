@@ -12,6 +12,7 @@ var NCCL = &Desc{
 	API:         "NCCL",
 	Title:       "NCCL",
 	Package:     "nccl",
+	Imports:     []ir.Library{ir.Runtime},
 	Include:     []string{"nccl.h"},
 	Declare:     []string{"nccl.h"},
 	Prefixes:    []string{"NCCL_", "nccl"},

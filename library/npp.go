@@ -33,6 +33,7 @@ var NPPC = &Desc{
 	API:     "NPP",
 	Title:   "NPP core",
 	Package: "nppc",
+	Imports: []ir.Library{ir.Runtime},
 	Doc: "NPP's statuses are negative for errors and positive for warnings (NPP_NO_OPERATION_WARNING, " +
 		"NPP_DIVIDE_BY_ZERO_WARNING, ...): a call that returns a warning has done what it could, and its " +
 		"wrapper returns the warning as the error, a Status to compare with.",
@@ -68,6 +69,7 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 		API:        "NPP",
 		Title:      title,
 		Package:    key,
+		Imports:    []ir.Library{"nppc"},
 		Doc:        NPPC.Doc,
 		Include:    headers[:1],
 		Declare:    headers,

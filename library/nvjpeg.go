@@ -11,6 +11,7 @@ var NVJPEG = &Desc{
 	API:      "nvJPEG",
 	Title:    "nvJPEG",
 	Package:  "nvjpeg",
+	Imports:  []ir.Library{ir.Runtime},
 	Include:  []string{"nvjpeg.h"},
 	Declare:  []string{"nvjpeg.h"},
 	Prefixes: []string{"NVJPEG_", "nvjpeg"},

@@ -29,7 +29,7 @@ generated() {
 	for set in $GEN_SETS; do
 		m=${set%%.*}
 		"$cugen" gen -set "$set" -out "$tmp/cuda$m" -importpath "$mod/generated/cuda$m" >/dev/null
-		diff -r -q -x .cugen.lock -x cuda -x cudnn -x cusparselt -x 'ir-*.json.gz' "generated/cuda$m" "$tmp/cuda$m" || stale "generated/cuda$m" ""
+		diff -r -q -x .cugen.lock -x cuda -x cudnn -x cusparselt -x ir.json.gz -x 'ir-*.json.gz' "generated/cuda$m" "$tmp/cuda$m" || stale "generated/cuda$m" ""
 	done
 	"$cugen" gen -ir "$IR13" -out "$tmp/cuda13" -importpath "$mod/generated/cuda13" >/dev/null
 	diff -r -q -x .cugen.lock -x cuda -x cudnn -x cusparselt -x ir.json.gz -x 'ir-*.json.gz' generated/cuda13 "$tmp/cuda13" || stale generated/cuda13 " (from $IR13)"

@@ -38,9 +38,9 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 	rep, err := doctor.Run(stdout, o)
 	if err != nil {
 		// Run's error is for options it does not know (-major 11, -lib
-		// cudnn): a usage error, as a flag it cannot parse is.
+		// cudnn): a usage error, as a flag it cannot parse is, and one
+		// line naming the known ones.
 		fmt.Fprintln(stderr, err)
-		fs.Usage()
 		return errFlagPrinted{err}
 	}
 	switch {

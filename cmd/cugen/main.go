@@ -10,7 +10,7 @@
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda   one package per library: ./cuda/cu, ./cuda/cudart, ./cuda/nvrtc, ...
 //	cugen gen -headers /usr/local/cuda/include -with .../nvidia/nccl/include -out ./cuda   nccl.h from NCCL's wheel
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
-//	cugen gen -set 12.4 [-lock FILE] [-out generated/cuda12]   from a locked header set (the headers.lock cugen carries; fetched, verified, cached)
+//	cugen gen -set 12.4 [-lock FILE] [-out generated/cuda12]   from a locked header set (the headers.lock cugen carries), emitted from the IR cugen carries of it: no download (-parse: fetched, verified, cached, parsed)
 //	cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda   only those libraries (and the packages they import)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen gen -desc mylib.json -headers /usr/local/cuda/include -with ./include -out ./cuda   a library of your own: ./cuda/mylib, with ./cuda/cu and ./cuda/cudart
@@ -64,11 +64,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/carried"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/layergen"
 	"github.com/cugen/cugen/internal/lock"
@@ -113,8 +113,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-layer=false] [-demo=false] [-check]
-  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-lib NAME[,NAME]...] [-out FILE]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
+  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -carried [-check]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
   cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
@@ -132,7 +132,10 @@ cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
 every library whose headers are present. gen also writes the Go layer,
 package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
-another); a missing or unknown name lists the known ones.
+another); a missing or unknown name lists the known ones. gen -set emits
+from the IR cugen carries of the set, with no download (-parse: fetch and
+parse the headers); -lib takes any case. ir -carried (maintainers) writes
+the IRs cugen carries from the pinned headers; -check fails on drift.
 libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
 names) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
@@ -257,9 +260,23 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.Pinned = fs.Pinned
 		opts.Extra = fs.WithDirs
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
-		return fs.Dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(fs.Digest)), opts, nil
+		return fs.Dir, carried.Origin(e.Name, fs.Digest), opts, nil
 	}
 	return "", "", opts, s.required("-headers DIR or -set NAME")
+}
+
+// carriedIR is the IR cugen carries of -set's entry, when it holds the
+// libraries want (carried.Lookup); nil when there is none: the headers
+// are then fetched and parsed.
+func (s *source) carriedIR(want []*library.Desc) (*ir.API, error) {
+	if *s.set == "" || *s.headers != "" || len(s.extra) > 0 {
+		return nil, nil // resolve says what is wrong
+	}
+	l, err := readLock(*s.lockPath)
+	if err != nil {
+		return nil, err
+	}
+	return carried.Lookup(l, *s.set, want, *s.lockPath != "")
 }
 
 // required is the error for a command given no headers: what it takes,
@@ -306,7 +323,18 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("cugen %s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
-	return nil
+	// A value checked once all are parsed (-lib's names): its error is
+	// one line, without the usage.
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if c, ok := f.Value.(interface{ check() error }); ok && err == nil {
+			if cerr := c.check(); cerr != nil {
+				fmt.Fprintf(stderr, "cugen %s: -%s: %v\n", fs.Name(), f.Name, cerr)
+				err = errFlagPrinted{cerr}
+			}
+		}
+	})
+	return err
 }
 
 func cmdIR(args []string, stdout, stderr io.Writer) error {
@@ -314,18 +342,32 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	src := addSource(fs)
 	out := fs.String("out", "", "write the IR to this file, gzip-compressed when it ends in .gz (default: indented JSON on stdout)")
 	var libs libList
-	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names), with the driver's and the runtime's, which every package imports; default: all")
+	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names, as gen's -lib), those their packages import and the driver's and the runtime's, which every parse reads; default: all")
+	carriedIRs := fs.Bool("carried", false, "maintainers: write every IR cugen carries (internal/carried) from its set's pinned headers, in the module of the working directory; -check: write nothing, fail on drift")
+	check := fs.Bool("check", false, "with -carried: compare instead of writing")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	if *carriedIRs || *check {
+		if !*carriedIRs || *src.headers != "" || *src.set != "" || len(libs) > 0 || *out != "" {
+			return errors.New("cugen ir: -carried takes no -headers, -set, -lib or -out (and -check goes with -carried)")
+		}
+		l, err := readLock(*src.lockPath)
+		if err != nil {
+			return err
+		}
+		root, _ := moduleRoot()
+		if root == "" {
+			return errors.New("cugen ir -carried: run it in cugen's module (the carried IRs are its files)")
+		}
+		return carried.Regenerate(context.Background(), l, root, *check, stdout)
+	}
 	if len(libs) > 0 {
 		// The IR of one library beside the main one (cuDNN's, whose
-		// headers not every machine has): cu and cudart, then it.
-		src.libs = []*library.Desc{library.Driver, library.Runtime}
-		for _, n := range libs {
-			if d := libraryNamed(n); !slices.Contains(src.libs, d) {
-				src.libs = append(src.libs, d)
-			}
+		// headers not every machine has).
+		var err error
+		if src.libs, err = carried.ParseLibs(libs); err != nil {
+			return err
 		}
 	}
 	api, origin, err := src.parse(stderr)
@@ -364,11 +406,20 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	parse := fs.Bool("parse", false, "with -set: parse the set's pinned headers (fetched) even where cugen carries the set's IR, which it emits from otherwise with no download")
 	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList
-	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
+	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names, in any case: "+strings.Join(libraryNames(), ",")+"), and those their packages import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	var sel []*library.Desc // nil: every library
+	var notes []string
+	if len(libs) > 0 {
+		var err error
+		if sel, notes, err = selectLibs(libs); err != nil {
+			return err
+		}
 	}
 	desc, err := readDesc(*descPath, *irFile)
 	if err != nil {
@@ -405,12 +456,26 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return src.required("-headers DIR, -set NAME or -ir FILE")
 		}
 		var err error
-		if api, origin, err = src.parse(stderr); err != nil {
-			return err
+		if !*parse && src.libs == nil { // -desc reads headers of its own
+			api, err = src.carriedIR(sel)
+			if err != nil {
+				return err
+			}
+			if api != nil {
+				origin = api.Origin
+			}
+		}
+		if api == nil {
+			if api, origin, err = src.parse(stderr); err != nil {
+				return err
+			}
 		}
 		if err := desc.checkAPI(api); err != nil {
 			return err
 		}
+	}
+	if err := checkDeclared(api, libs); err != nil {
+		return err
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -437,11 +502,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath, libs...)
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs})
-	if err != nil {
-		return err
+	opts := emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs}
+	if sel != nil {
+		opts.Only = keys(sel)
 	}
-	pkgs, notes, err := selectLibs(pkgs, libs, *importPath)
+	pkgs, err := emit.Generate(api, opts)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/internal/namedpipe"
 	"github.com/cugen/cugen/internal/testset"
@@ -1053,7 +1052,8 @@ func TestSetWithoutLockFile(t *testing.T) {
 // TestGenLib: -lib selects the packages gen writes and gen -check checks,
 // with the packages they import (cudart's context demo test imports cu);
 // a library the headers do not declare is an error and an unknown name a
-// usage error listing cugen's libraries, both before anything is written.
+// usage error listing cugen's libraries in one line, both before anything
+// is written. Names are in any case.
 // Was: no -lib flag (exit 2 for every case).
 func TestGenLib(t *testing.T) {
 	dir := tinyHeaders(t)
@@ -1071,13 +1071,18 @@ func TestGenLib(t *testing.T) {
 		lib, want, note string
 	}{
 		{"cu", "cu", ""},
-		{"cudart", "cudart", ""}, // these headers give no context demo test
+		{"cudart", "cu cudart", "cugen: -lib: cu too (cudart imports it)"}, // its context demo test imports cu
 		{"cudart,cu", "cu cudart", ""},
+		{"CUDART,Cu", "cu cudart", ""}, // any case (issue 40)
 	} {
 		out := filepath.Join(t.TempDir(), "out")
 		code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
 		if code != 0 || list(out) != c.want || c.note != "" && !strings.Contains(stdout, c.note) {
 			t.Errorf("-lib %s: exit %d, wrote %q, stdout %q, stderr %q; want %q and %q", c.lib, code, list(out), stdout, stderr, c.want, c.note)
+		}
+		// Recorded as the package names, whatever the case given.
+		if b, _ := os.ReadFile(filepath.Join(out, "cu", "doc.go")); !strings.Contains(string(b), " -lib "+strings.ToLower(c.lib)+" ") {
+			t.Errorf("-lib %s: cu/doc.go does not record -lib %s:\n%.300s", c.lib, strings.ToLower(c.lib), b)
 		}
 		code, stdout, stderr = cugen(t, "gen", "-check", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
 		if code != 0 {
@@ -1091,37 +1096,29 @@ func TestGenLib(t *testing.T) {
 	}
 	untouched(t, out)
 	code, stdout, stderr = cugen(t, "gen", "-headers", dir, "-lib", "cu,cuda", "-out", out)
-	if want := `unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.Contains(stderr, want) || stdout != "" {
+	// One line (issue 40: the usage's 27 lines followed it).
+	if want := `cugen gen: -lib: unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
 		t.Errorf("-lib cu,cuda: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 	untouched(t, out)
 }
 
-// TestSelectLibs: the packages a selected one imports are pulled in, each
-// with a note; a package imported but not generated is an error.
+// TestSelectLibs: -lib's libraries, in any case, with those their
+// packages import (the descriptions' Imports), each pulled in with a
+// note, in the order of library.All; nothing is emitted to find them.
+// Was: the packages were all emitted, then their Go parsed for imports.
 func TestSelectLibs(t *testing.T) {
-	pkg := func(name string, imports ...string) *emit.Package {
-		src := "package " + name + "\n"
-		for _, i := range imports {
-			src += "import _ \"example.com/out/" + i + "\"\n"
-		}
-		return &emit.Package{Name: name, Files: map[string][]byte{"x_test.go": []byte(src), "api.txt": []byte("# not Go")}}
-	}
-	all := []*emit.Package{pkg("cu"), pkg("cudart", "cu"), pkg("nvrtc"), pkg("cublas", "cudart", "cublas"), pkg("cusolver", "cublas", "cudart")}
-	got, notes, err := selectLibs(all, libList{"cusolver", "nvrtc"}, "example.com/out")
+	got, notes, err := selectLibs(libList{"CUSOLVER", "nvrtc"})
 	var names []string
-	for _, p := range got {
-		names = append(names, p.Name)
+	for _, d := range got {
+		names = append(names, d.Package)
 	}
 	wantNotes := "cugen: -lib: cublas too (cusolver imports it)|cugen: -lib: cudart too (cusolver imports it)|cugen: -lib: cu too (cudart imports it)"
 	if err != nil || strings.Join(names, " ") != "cu cudart nvrtc cublas cusolver" || strings.Join(notes, "|") != wantNotes {
-		t.Errorf("selectLibs(cusolver, nvrtc) = %q, %q, %v", names, notes, err)
+		t.Errorf("selectLibs(CUSOLVER, nvrtc) = %q, %q, %v", names, notes, err)
 	}
-	if _, _, err := selectLibs(all[1:], libList{"cudart"}, "example.com/out"); err == nil || !strings.Contains(err.Error(), "package cudart imports cu, which is not generated") {
-		t.Errorf("cudart without cu: %v", err)
-	}
-	if got, _, err := selectLibs(all, libList{"cudart"}, ""); err != nil || len(got) != 1 {
-		t.Errorf("without an import path: %d packages, %v; want cudart alone", len(got), err)
+	if _, _, err := selectLibs(libList{"cudnn8"}); err == nil || !strings.Contains(err.Error(), `unknown library "cudnn8" (cugen's libraries: cu, cudart,`) {
+		t.Errorf("cudnn8: %v", err)
 	}
 }
 
@@ -1145,7 +1142,7 @@ func TestIRLib(t *testing.T) {
 			t.Errorf("ir -lib nccl: %s in the IR: %v, want %v", name, !want, want)
 		}
 	}
-	if code, _, stderr := cugen(t, "ir", "-headers", set.Dir, "-lib", "nosuch"); code != 2 || !strings.Contains(stderr, `unknown library "nosuch"`) {
+	if code, _, stderr := cugen(t, "ir", "-headers", set.Dir, "-lib", "nosuch"); code != 2 || !strings.Contains(stderr, `unknown library "nosuch"`) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("ir -lib nosuch: exit %d, %q", code, stderr)
 	}
 }

@@ -102,7 +102,7 @@ func majorList() string {
 // find returns the description named by key or package name.
 func find(descs []*library.Desc, name string) *library.Desc {
 	for _, d := range descs {
-		if string(d.Key) == name || d.Package == name {
+		if strings.EqualFold(string(d.Key), name) || strings.EqualFold(d.Package, name) {
 			return d
 		}
 	}

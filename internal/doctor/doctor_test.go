@@ -300,6 +300,16 @@ func TestBadOptions(t *testing.T) {
 	}
 }
 
+// TestFindAnyCase: -lib names a library by key or package in any case,
+// as gen's -lib does (issue 40: -lib CUBLAS was refused).
+func TestFindAnyCase(t *testing.T) {
+	for _, n := range []string{"CUBLAS", "cuBLAS", "Runtime", "CUDART", "nvrtc"} {
+		if find(library.All, n) == nil {
+			t.Errorf("find(%q) = nil", n)
+		}
+	}
+}
+
 // TestFamily13: doctor checks the family libraries of the cuda13
 // packages (issue 29: CUPTI, NVVM, cuFile, nvJPEG, cuBLASXt, cuFFTXt,
 // nvFatbin, cuSOLVERMg and the eleven NPP libraries), each by the CUDA 13

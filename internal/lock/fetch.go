@@ -12,7 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cugen/cugen/internal/bounded"
 )
@@ -440,8 +442,16 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 	if err != nil {
 		return "", fmt.Errorf("%s: apt-get update of Debian %s from %s: %w", e, d.Suite, a.mirror, err)
 	}
-	fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s)\n", d.Package, d.Version, d.Arch)
-	if stderr, err := a.run(ctx, tmp, logw, "download", d.Package+"="+d.Version); err != nil {
+	size := a.size(ctx, d)
+	if size > 0 {
+		fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s): %s into %s\n", d.Package, d.Version, d.Arch, megabytes(size), debs)
+	} else {
+		fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s) into %s\n", d.Package, d.Version, d.Arch, debs)
+	}
+	stop := progress(tmp, d.Package, size, logw)
+	stderr, err := a.run(ctx, tmp, logw, "download", d.Package+"="+d.Version)
+	stop()
+	if err != nil {
 		// apt-get update warns and succeeds when the archive cannot be
 		// reached; download then finds no package in the empty index.
 		if w := fetchFailure(updateErr); w != "" {
@@ -572,6 +582,69 @@ func newApt(cacheDir string, d *Deb) (*apt, error) {
 		a.opts = append(a.opts, "-o", "APT::Sandbox::User=root")
 	}
 	return a, nil
+}
+
+// size is the size of d's .deb as the updated index says (apt-cache
+// show), 0 if it does not say.
+func (a *apt) size(ctx context.Context, d *Deb) int64 {
+	cmd := exec.CommandContext(ctx, "apt-cache", append(append([]string{}, a.opts...), "show", "--no-all-versions", d.Package+"="+d.Version)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.Output()
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "Size: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// ProgressEvery is how often a download says how far it is.
+var ProgressEvery = 5 * time.Second
+
+// progress prints, every ProgressEvery until stop is called, how much of
+// pkg's size bytes (0: unknown) the files in dir hold: apt-get -q shows
+// no progress of its own.
+func progress(dir, pkg string, size int64, logw io.Writer) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				var got int64
+				filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+					if err == nil && e.Type().IsRegular() {
+						if info, err := e.Info(); err == nil {
+							got += info.Size()
+						}
+					}
+					return nil
+				})
+				if size > 0 {
+					fmt.Fprintf(logw, "cugen: %s: %s of %s (%d%%)\n", pkg, megabytes(got), megabytes(size), got*100/size)
+				} else {
+					fmt.Fprintf(logw, "cugen: %s: %s\n", pkg, megabytes(got))
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// megabytes writes n bytes in MB, as apt does.
+func megabytes(n int64) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
 // run runs apt-get in dir, copying its output to logw; the error includes

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // fakeDeb builds a tiny .deb holding headers under usr/include and puts
@@ -439,4 +441,39 @@ func TestCached(t *testing.T) {
 	if _, err := Cached(&Entry{Kind: KindLib, Name: "..", Files: e.Files}, cache); err == nil {
 		t.Error("Cached accepted the entry name ..")
 	}
+}
+
+// TestProgress: a download says how much of the package's size has
+// arrived, as it arrives (apt-get -q shows nothing until it is done).
+func TestProgress(t *testing.T) {
+	defer func(d time.Duration) { ProgressEvery = d }(ProgressEvery)
+	ProgressEvery = 10 * time.Millisecond
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.deb"), make([]byte, 500_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b syncBuffer
+	stop := progress(dir, "nvidia-cuda-dev", 1_000_000, &b)
+	time.Sleep(100 * time.Millisecond)
+	stop()
+	if got := b.String(); !strings.Contains(got, "cugen: nvidia-cuda-dev: 0.5 MB of 1.0 MB (50%)\n") {
+		t.Errorf("progress printed %q", got)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
