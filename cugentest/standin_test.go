@@ -10,7 +10,7 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
-	cuda "github.com/cugen/cugen/layer"
+	cuda "github.com/cugen/cugen/cuda"
 )
 
 // TestStandinContextDemo runs the context demo's driver calls through the

@@ -61,7 +61,7 @@ import (
 const Module = "github.com/cugen/cugen"
 
 // SourceDir is the layer's directory, relative to the module root.
-const SourceDir = "layer"
+const SourceDir = "cuda"
 
 // SourceMajor is the CUDA major whose generated packages the source imports.
 const SourceMajor = 12
