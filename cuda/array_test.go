@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeArr is the fake driver's arrays, textures and surfaces: arrays hold

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	_ "unsafe" // go:linkname runtime.getm
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // The layer remembers, for each OS thread, the context it made current

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // CachingAllocator keeps the device memory of closed buffers and hands it

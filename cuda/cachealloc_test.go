@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeFrees returns the fake's stream-ordered frees so far: on which

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // moduleRoot is the directory of the module's go.mod, above the test's.

@@ -3,7 +3,7 @@ package cuda
 import (
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeContextStream is a context on a new fake driver and a stream of it

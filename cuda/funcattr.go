@@ -3,7 +3,7 @@ package cuda
 import (
 	"fmt"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // KernelAttributes are what the driver reports of a kernel

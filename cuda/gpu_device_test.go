@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // TestGPUDevices: Devices lists DeviceCount devices with distinct, non-zero

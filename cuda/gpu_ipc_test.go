@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // The environment a two-process test hands its child.

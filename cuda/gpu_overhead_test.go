@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // The layer's own cost per call, against the raw cu package's, in blocks

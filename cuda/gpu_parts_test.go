@@ -6,7 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // Where the layer's cost per call goes: the raw call, then the raw call

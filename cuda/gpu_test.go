@@ -14,7 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // testPTX holds saxpy(float a, const float *x, float *y, int n):

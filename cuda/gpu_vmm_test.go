@@ -3,7 +3,7 @@ package cuda
 import (
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // TestGPUVMM: two physical allocations mapped side by side in one range

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"runtime"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // HostFunc queues fn on the stream (cuLaunchHostFunc): it runs on a

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // TestHandleCloseWaits closes a library handle while a Stream.Call using

@@ -8,7 +8,7 @@ import (
 	"os"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // Sharing device memory between processes (Linux). Three ways:

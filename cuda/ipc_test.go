@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeVM is the fake driver's IPC and virtual memory; fakeDriver.mu

@@ -1,6 +1,6 @@
 package cuda
 
-import "github.com/cugen/cugen/generated/cuda12/cu"
+import "github.com/cugen/cugen/cuda/sys/cu"
 
 // On Windows the driver refuses a pool shared as a POSIX file descriptor
 // (ipc_windows.go); the fake driver does as it does. ipcfd_test.go has

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeEx records the fake driver's cuLaunchKernelEx calls.

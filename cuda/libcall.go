@@ -3,7 +3,7 @@ package cuda
 import (
 	"errors"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // This file is the hook of the packages over CUDA's libraries (cuda/blas

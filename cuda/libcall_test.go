@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // TestHandle: a library handle is created with its context current,

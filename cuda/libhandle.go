@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // This file is what the packages over CUDA's libraries (cuda/blas,

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // TestStreamHandle: a handle of NewStreamHandle is bound to its stream

@@ -6,7 +6,7 @@ import (
 
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeCall is a managed-memory call the fake driver saw.

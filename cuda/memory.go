@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // Buffer is device memory holding elements of type T (cuMemAlloc), or a

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // fakeMem is the fake driver's stream-ordered memory, pools and registered

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/nccl"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/nccl"
 )
 
 func init() {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/nccl"
+	"github.com/cugen/cugen/cuda/sys/nccl"
 )
 
 // TestCommChecks: the collectives check lengths, the root, liveness and

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // The fake driver's kernel queries: a device of 2048 threads, 32 blocks

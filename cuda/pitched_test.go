@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 func (f *fakeDriver) memAllocPitch(width, height uint64, elem uint32) (cu.Deviceptr, uint64, error) {

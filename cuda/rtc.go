@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cugen/cugen/generated/cuda12/nvrtc"
+	"github.com/cugen/cugen/cuda/sys/nvrtc"
 )
 
 // Source is CUDA C++ source for NVRTC (the runtime compiler,

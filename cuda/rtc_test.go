@@ -8,7 +8,7 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/generated/cuda12/nvrtc"
+	"github.com/cugen/cugen/cuda/sys/nvrtc"
 )
 
 // needNVRTC skips without the NVRTC library of this package's major

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // Stream is a CUDA stream (CUstream) of a context, safe to use from any

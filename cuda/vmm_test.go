@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 // The fake's granularities: a minimum of 2 MiB, 4 MiB recommended.

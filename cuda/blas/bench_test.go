@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 // The kinds of error a call returns before cuBLAS is called, as the Err of

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
 )
 

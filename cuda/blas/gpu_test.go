@@ -10,7 +10,7 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
 )
 

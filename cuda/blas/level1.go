@@ -3,8 +3,8 @@ package blas
 import (
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda"
 )
 

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda"
 )
 

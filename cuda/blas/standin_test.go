@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cufft"
-	"github.com/cugen/cugen/generated/cuda12/curand"
-	"github.com/cugen/cugen/generated/cuda12/cusolver"
-	"github.com/cugen/cugen/generated/cuda12/cusparse"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cufft"
+	"github.com/cugen/cugen/cuda/sys/curand"
+	"github.com/cugen/cugen/cuda/sys/cusolver"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	"github.com/cugen/cugen/cuda"
 )
 

@@ -1,7 +1,7 @@
 package blas
 
 import (
-	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
 )
 

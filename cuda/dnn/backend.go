@@ -3,7 +3,7 @@ package dnn
 import (
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 )
 
 // backend is the part of cuDNN's backend API the package calls: cuDNN

@@ -31,9 +31,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/blas"
 )

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -3,7 +3,7 @@ package dnn
 import (
 	"fmt"
 
-	"github.com/cugen/cugen/generated/cuda12/cudnn"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
 )
 
 // DataType is the element type of a tensor.

@@ -32,9 +32,9 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cufft"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -3,7 +3,7 @@ package fft
 import (
 	"fmt"
 
-	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/cuda/sys/cufft"
 )
 
 // Type is a transform's type (cufftType): C2C, R2C and C2R in single

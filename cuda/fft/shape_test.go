@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cufft"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/cuda"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/curand"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/curand"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

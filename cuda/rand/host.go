@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/cugen/cugen/generated/cuda12/curand"
+	"github.com/cugen/cugen/cuda/sys/curand"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

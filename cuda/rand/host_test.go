@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/curand"
+	"github.com/cugen/cugen/cuda/sys/curand"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

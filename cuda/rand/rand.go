@@ -37,7 +37,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cugen/cugen/generated/cuda12/curand"
+	"github.com/cugen/cugen/cuda/sys/curand"
 )
 
 // Type is a generator's algorithm (curandRngType_t).

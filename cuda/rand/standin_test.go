@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/generated/cuda12/curand"
+	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/cuda"
 )
 

@@ -3,8 +3,8 @@ package solver
 import (
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cusolver"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cusolver"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/cusolver"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cusolver"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

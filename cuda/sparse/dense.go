@@ -3,7 +3,7 @@ package sparse
 import (
 	"runtime"
 
-	"github.com/cugen/cugen/generated/cuda12/cusparse"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

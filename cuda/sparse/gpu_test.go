@@ -11,8 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/cusparse"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

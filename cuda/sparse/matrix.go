@@ -5,7 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda12/cusparse"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
 )
 

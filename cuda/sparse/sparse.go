@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	"github.com/cugen/cugen/generated/cuda12/cusparse"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
 )
 
