@@ -32,7 +32,7 @@ type Device struct {
 // DeviceCount returns the number of CUDA devices (cuDeviceGetCount), after
 // cuInit.
 func DeviceCount() (int, error) {
-	if err := cu.Init(0); err != nil {
+	if err := initDriver(); err != nil {
 		return 0, err
 	}
 	n, err := cu.DeviceGetCount()
@@ -44,7 +44,7 @@ func GetDevice(ordinal int) (Device, error) {
 	if ordinal < 0 || ordinal > 1<<30 {
 		return Device{}, fmt.Errorf("cuda: device ordinal %d out of range", ordinal)
 	}
-	if err := cu.Init(0); err != nil {
+	if err := initDriver(); err != nil {
 		return Device{}, err
 	}
 	d, err := cu.DeviceGet(int32(ordinal))
@@ -141,7 +141,7 @@ func NewContext(ordinal int) (*Context, error) {
 }
 
 func newContext(d Device) (*Context, error) {
-	if err := cu.Init(0); err != nil {
+	if err := initDriver(); err != nil {
 		return nil, err
 	}
 	c, err := cu.DevicePrimaryCtxRetain(d.dev)

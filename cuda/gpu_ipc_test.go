@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // The environment a two-process test hands its child.

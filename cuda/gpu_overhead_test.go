@@ -6,8 +6,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // The layer's own cost per call, against the raw cu package's, in blocks

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // Where the layer's cost per call goes: the raw call, then the raw call

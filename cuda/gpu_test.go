@@ -13,8 +13,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // testPTX holds saxpy(float a, const float *x, float *y, int n):

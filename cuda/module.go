@@ -243,7 +243,7 @@ func LoadLibrary(image []byte) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cu.Init(0); err != nil {
+	if err := initDriver(); err != nil {
 		return nil, err
 	}
 	var h cu.Library

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cuda/sys/nccl"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // TestCommChecks: the collectives check lengths, the root, liveness and

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cuda/sys/nvrtc"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/cuda/sys/nvrtc"
 )
 
 // needNVRTC skips without the NVRTC library of this package's major

@@ -277,11 +277,18 @@ func (w *neutralWriter) function(b *bytes.Buffer, d *ast.FuncDecl) error {
 	variadic := false
 	if d.Type.Params != nil {
 		for _, f := range d.Type.Params.List {
-			t, err := w.expr(f.Type, tparams)
+			typ := f.Type
+			var ell *ast.Ellipsis
+			if ell, variadic = typ.(*ast.Ellipsis); variadic {
+				typ = ell.Elt
+			}
+			t, err := w.expr(typ, tparams)
 			if err != nil {
 				return err
 			}
-			_, variadic = f.Type.(*ast.Ellipsis)
+			if variadic {
+				t = "..." + t
+			}
 			n := len(f.Names)
 			if n == 0 {
 				n = 1

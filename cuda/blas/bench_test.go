@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 // The speed of a call of this package against the raw generated call it

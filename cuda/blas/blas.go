@@ -62,10 +62,10 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
-	"github.com/cugen/cugen/cuda"
 )
 
 // Handle is a cuBLAS handle (cublasHandle_t) bound to a context and a

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 type (

@@ -8,10 +8,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/cuda/sys/cublas"
-	"github.com/cugen/cugen/cuda"
 )
 
 // The GPU tests: every call of the package, for every type and both

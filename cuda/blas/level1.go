@@ -3,9 +3,9 @@ package blas
 import (
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
-	"github.com/cugen/cugen/cuda"
 )
 
 // Real is the type of a norm or a sum of magnitudes: float32 for

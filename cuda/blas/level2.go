@@ -1,8 +1,8 @@
 package blas
 
 import (
-	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 // gemvPlan is a checked GEMV as cuBLAS takes it.

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
-	"github.com/cugen/cugen/cuda"
 )
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C (cublas?gemm): op(A) is

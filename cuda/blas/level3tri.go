@@ -1,8 +1,8 @@
 package blas
 
 import (
-	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 // Uplo says which triangle of a matrix a call reads or writes, as the

@@ -3,14 +3,14 @@ package blas
 import (
 	"testing"
 
-	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
-	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // These run on stand-ins for the driver and cuBLAS (package

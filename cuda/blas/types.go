@@ -1,8 +1,8 @@
 package blas
 
 import (
-	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 )
 
 // Scalar is the element type of the generic calls: cuBLAS's S, D, C and

@@ -31,10 +31,10 @@ import (
 	"fmt"
 	"strings"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cudnn"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // The kinds of a refused call, for errors.Is.

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/cuda/sys/cudnn"
 	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/blas"
+	"github.com/cugen/cugen/cuda/sys/cudnn"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // The GPU tests run cuDNN through this package on ResNet-50's layer

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudnn"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // alignment is the byte alignment every tensor is described with, and

@@ -8,11 +8,11 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/cugentest/standin"
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cufft"
-	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // The GPU tests compare cuFFT through Plan with a Go DFT. They skip

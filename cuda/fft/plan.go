@@ -32,10 +32,10 @@ import (
 	"sync"
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cufft"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // Plan is a cuFFT plan (cufftHandle) whose transforms queue on one stream

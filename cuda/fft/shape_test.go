@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cufft"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // TestCheckLengths: the elements each side of a plan needs, contiguous

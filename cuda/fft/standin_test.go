@@ -3,9 +3,9 @@ package fft
 import (
 	"testing"
 
-	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cufft"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // These run on stand-ins for the driver and cuFFT (package

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"sync"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/curand"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // Generator is a cuRAND generator on the device (curandCreateGenerator)

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/cugentest/standin"
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/curand"
-	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // The GPU tests: device generators against statistics and against the

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/cugen/cugen/cuda/sys/curand"
 	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/curand"
 )
 
 // HostGenerator is a cuRAND generator that computes on the CPU into Go

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/cuda/sys/curand"
 	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/curand"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // The host generators run on the CPU: these tests need libcurand (make

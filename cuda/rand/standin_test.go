@@ -3,9 +3,9 @@ package rand
 import (
 	"testing"
 
-	"github.com/cugen/cugen/cugentest/standin"
-	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/curand"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // These run on stand-ins for the driver and cuRAND (package

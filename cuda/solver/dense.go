@@ -3,9 +3,9 @@ package solver
 import (
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // Fill says which triangle of a symmetric (Hermitian) matrix is read and

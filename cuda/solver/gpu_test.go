@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/cuda/sys/cusolver"
 	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cusolver"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // gpuTB is the GPU test running now (they do not run in parallel).

@@ -6,10 +6,10 @@ import (
 	"sync"
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // Scalar is an element type cuSOLVER factors: float32, float64,

@@ -3,10 +3,10 @@ package solver
 import (
 	"testing"
 
-	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
-	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // TestStandinHandle: on stand-ins for the driver and cuSOLVER (package

@@ -3,8 +3,8 @@ package sparse
 import (
 	"runtime"
 
-	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
 
 // Vec is a dense vector over a buffer (a cusparseDnVecDescr_t): the

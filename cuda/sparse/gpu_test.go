@@ -10,10 +10,10 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/cugentest"
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
-	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // gpuHandle returns a context of device 0, a stream of it and a handle on

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/cugen/cugen/cuda/sys/cusparse"
 	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
 
 // Matrix is a sparse matrix of T on the device: a [CSR], [COO] or [BSR].

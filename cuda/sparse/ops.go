@@ -4,9 +4,9 @@ import (
 	"runtime"
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // use begins an operation on h with the objects given: h locked, each

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sync"
 
+	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
-	cuda "github.com/cugen/cugen/cuda"
 )
 
 // Scalar is an element type cuSPARSE computes in: its cudaDataType is

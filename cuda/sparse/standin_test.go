@@ -3,10 +3,10 @@ package sparse
 import (
 	"testing"
 
-	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
-	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest/standin"
 )
 
 // TestStandinHandle: on stand-ins for the driver and cuSPARSE (package

@@ -58,9 +58,9 @@ import (
 
 	// The CUDA major: cuda12 here, cuda13 for CUDA 13 (and the record
 	// versions below).
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cuda"
-	"github.com/cugen/cugen/generated/cuda12/cupti"
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cupti"
 )
 
 // The activity record layouts the CUPTI of this major writes: its

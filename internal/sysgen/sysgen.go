@@ -41,8 +41,9 @@ var Majors = []int{12, 13}
 func Newest() int { return Majors[len(Majors)-1] }
 
 // Packages are the generated packages that get a neutral package: those
-// the Go API (package cuda and its subpackages) imports.
-var Packages = []string{"cu", "cudart", "cublas", "cudnn", "cufft", "curand", "cusolver", "cusparse", "nccl", "nvrtc"}
+// the Go API (package cuda and its subpackages) imports, and those its
+// users reach for beside it (cuBLASLt, CUPTI, NVML: examples/).
+var Packages = []string{"cu", "cudart", "cublas", "cublaslt", "cudnn", "cufft", "cupti", "curand", "cusolver", "cusparse", "nccl", "nvml", "nvrtc"}
 
 // Command regenerates the neutral packages, run from the module root: the
 // second line of their files' header.

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/cugen/cugen/examples/vectorAddTyped/kernels"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/cuda"
 )
 
 func main() {
