@@ -12,9 +12,8 @@
 // For the rest of cuBLAS, call package cublas on [Handle.Raw] inside the
 // handle's stream's Call (see [Handle.Raw]).
 //
-// Import the copy for your CUDA major,
-// github.com/cugen/cugen/generated/cuda13/cuda/blas (or cuda12), beside
-// the cuda package of the same major.
+// Its CUDA major is the build's, as package cuda's is (-tags cuda12
+// for CUDA 12, none for 13).
 //
 //	h, err := blas.New(ctx, stream)
 //	defer h.Close()

@@ -5,9 +5,8 @@
 // pick an engine, a finalized plan with its workspace as a *cuda.Buffer,
 // and the plan executed on a stream of the layer.
 //
-// Import the copy for your CUDA major,
-// github.com/cugen/cugen/generated/cuda13/cuda/dnn (or cuda12), beside the
-// cuda package of the same major; libcudnn.so.9 is found as the cudnn
+// Its CUDA major is the build's, as package cuda's is (-tags cuda12
+// for CUDA 12, none for 13); libcudnn.so.9 is found as the cudnn
 // package finds it (CUGEN_LIBCUDNN, the wheel's nvidia/cudnn/lib).
 //
 //	h, err := dnn.New(ctx, stream)

@@ -3,9 +3,8 @@
 // complex, real to complex and complex to real, in single and double
 // precision, each bound to a stream of its context.
 //
-// Import the copy for your CUDA major,
-// github.com/cugen/cugen/generated/cuda13/cuda/fft (or cuda12), beside the
-// cuda package of the same major.
+// Its CUDA major is the build's, as package cuda's is (-tags cuda12
+// for CUDA 12, none for 13).
 //
 //	p, err := fft.New1D(ctx, stream, 1<<20, fft.C2C, 1)
 //	defer p.Close()

@@ -3,9 +3,8 @@
 // MT19937, Philox) and quasirandom ones (Sobol, scrambled Sobol, 32 and
 // 64 bits), with uniform, normal, log-normal and Poisson distributions.
 //
-// Import the copy for your CUDA major,
-// github.com/cugen/cugen/generated/cuda13/cuda/rand (or cuda12), beside the
-// cuda package of the same major.
+// Its CUDA major is the build's, as package cuda's is (-tags cuda12
+// for CUDA 12, none for 13).
 //
 // A [Generator] lives in a context and queues its work on one stream:
 //
