@@ -170,31 +170,19 @@ func timePlan(t *testing.T, ctx *cuda.Context, s *cuda.Stream, p *Plan, args ...
 	return ms[len(ms)/2]
 }
 
-// torchScript finds testdata/torch_ref.py: in the package's directory
-// (layer/dnn), or, for a copy in generated/cudaN/cuda/dnn (the copies
-// carry no testdata), layer/dnn's in the module above it.
+// torchScript finds testdata/torch_ref.py in the package's directory
+// (cuda/dnn), where go test and the GPU runner run the test binary.
 func torchScript(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := filepath.Join(dir, "testdata", "torch_ref.py"); fileExists(p) {
-		return p
+	p := filepath.Join(dir, "testdata", "torch_ref.py")
+	if !fileExists(p) {
+		t.Fatalf("testdata/torch_ref.py: not in %s", dir)
 	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if fileExists(filepath.Join(d, "go.mod")) {
-			if p := filepath.Join(d, "layer", "dnn", "testdata", "torch_ref.py"); fileExists(p) {
-				return p
-			}
-			break
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Fatalf("testdata/torch_ref.py: not in %s nor in layer/dnn of the module above it", dir)
-	return ""
+	return p
 }
 
 func fileExists(p string) bool {

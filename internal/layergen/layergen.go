@@ -378,9 +378,9 @@ func goNames(ents []fs.DirEntry) (names, subs []string) {
 // content, from [Split]) into dir, the copy's package cuda, as one set
 // (genfiles.WriteSet into dir, under dir/.cugen.lock); then removes every
 // subpackage of dir that subs lacks and that the layer wrote (its .go
-// files all written from layer/): one the source no longer has, or one a
+// files all written from cuda/ or layer/): one the source no longer has, or one a
 // module's copy now leaves out. A directory of dir with no .go file
-// written from layer/ is the user's and is left alone; one that mixes them
+// written from cuda/ is the user's and is left alone; one that mixes them
 // with other .go files is an error naming it.
 func WriteSubpackages(dir string, subs map[string]map[string][]byte, logw io.Writer) error {
 	if len(subs) > 0 {
@@ -445,7 +445,7 @@ func LeftoverSubpackages(dir string, keep func(sub string) bool) ([]string, erro
 }
 
 // removeLayerDir removes the .go files of d if every one was written from
-// layer/, and d if it is then empty; it leaves d alone if none was.
+// cuda/ (or layer/), and d if it is then empty; it leaves d alone if none was.
 func removeLayerDir(d string) error {
 	names, _, err := goFiles(d)
 	if err != nil {
@@ -471,7 +471,7 @@ func removeLayerDir(d string) error {
 }
 
 // checkMixed refuses a directory d, the .go files names, that holds both
-// files written from layer/ and others: not the layer's to remove, not
+// files written from cuda/ and others: not the layer's to remove, not
 // the user's to keep.
 func checkMixed(d string, names []string) error {
 	ours := 0
