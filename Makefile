@@ -35,9 +35,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzMutateIR -fuzztime=$(FUZZTIME) ./emit
 	$(GO) test -run '^$$' -fuzz=FuzzSanitizeComment -fuzztime=$(FUZZTIME) ./emit
 
-# The committed generated/cudaN/cuda, the layer with its tests, is written by
-# cugen layer; gen writes a module's copy (no tests) unless -layer=false.
 # gen -set emits from the IRs cugen carries: ir -carried refreshes them first.
+# cuda/sys, the API's major-neutral packages, is written by cugen sys from
+# generated/; gen writes a module's copy of the API unless -layer=false.
 generate: deps
 	$(CUGEN) ir -carried
 	@for set in $(GEN_SETS); do \
@@ -46,7 +46,7 @@ generate: deps
 	done
 	$(CUGEN) gen -ir $(IR13) -out generated/cuda13 -layer=false
 	@$(MAKE) --no-print-directory wheels-from-ir
-	$(CUGEN) layer
+	$(CUGEN) sys
 
 # generated/cuda13 comes from the CUDA 13.0 toolkit's headers, which Debian
 # does not package: generate13 parses them (set 13.0 of headers.lock,

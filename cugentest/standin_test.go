@@ -5,12 +5,15 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
+	cuda "github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys"
+	syscu "github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
-	cuda "github.com/cugen/cugen/layer"
 )
 
 // TestStandinContextDemo runs the context demo's driver calls through the
@@ -187,14 +190,30 @@ func TestStandinContextDemo(t *testing.T) {
 // off the thread behind the layer's back (the call is refused with
 // CUDA_ERROR_INVALID_CONTEXT and runs again), and released once the
 // context and every buffer made from it are closed; typed errors. make
-// test-windows runs it under wine, the stand-in being nvcuda.dll.
+// test-windows runs it under wine, the stand-in being nvcuda.dll. The
+// stand-in reports CUDA 12.4: with -tags cuda12 the API runs on it; in a
+// build for CUDA 13 (no tag) its first call is refused, naming the tag.
 func TestStandinLayer(t *testing.T) {
 	env := cugentest.StandinDriver(t)
 	if !cugentest.IsChild(t) {
 		cugentest.RunChild(t, env...)
 		return
 	}
-	cugentest.NeedStandin(t, cu.SharedLibrary())
+	cugentest.NeedStandin(t, syscu.SharedLibrary())
+
+	// The stand-in is a CUDA 12.4 driver: a build for CUDA 13 (no tag)
+	// fails at its first call, naming the tag to build with.
+	if sys.Major > 12 {
+		_, err := cuda.DeviceCount()
+		want := "built for CUDA 13 (no cuda tag); this driver supports CUDA 12.4: build with -tags cuda12"
+		if !errors.Is(err, cuda.ErrWrongMajor) || !strings.Contains(err.Error(), want) {
+			t.Fatalf("DeviceCount on a CUDA 12.4 driver in a CUDA %d build: %v; want an error saying %q", sys.Major, err, want)
+		}
+		if _, err := cuda.NewContext(0); !errors.Is(err, cuda.ErrWrongMajor) {
+			t.Fatalf("NewContext after it: %v, want the same refusal", err)
+		}
+		return
+	}
 
 	if n, err := cuda.DeviceCount(); err != nil || n != 1 {
 		t.Fatalf("DeviceCount = %d, %v; want 1", n, err)
@@ -210,7 +229,7 @@ func TestStandinLayer(t *testing.T) {
 	if err != nil || cerr != nil || merr != nil || name != "cugen stand-in GPU" || major != 9 || minor != 0 || mem != 1<<30 {
 		t.Fatalf("device 0: %q %v, %d.%d %v, %d %v", name, err, major, minor, cerr, mem, merr)
 	}
-	if _, err := cuda.GetDevice(1); !errors.Is(err, cu.ErrorInvalidDevice) {
+	if _, err := cuda.GetDevice(1); !errors.Is(err, syscu.ErrorInvalidDevice) {
 		t.Fatalf("GetDevice(1) = %v, want CUDA_ERROR_INVALID_DEVICE", err)
 	}
 
@@ -261,7 +280,7 @@ func TestStandinLayer(t *testing.T) {
 	// The layer's call runs with the context current on its thread.
 	primary := c.Raw()
 	if err := c.Do(func() error {
-		cur, err := cu.CtxGetCurrent()
+		cur, err := syscu.CtxGetCurrent()
 		if err == nil && cur != primary {
 			t.Errorf("current context in Do: %#x, want the primary context %#x", cur, primary)
 		}
@@ -277,17 +296,17 @@ func TestStandinLayer(t *testing.T) {
 	if err := b.CopyTo(got); err != nil {
 		t.Fatal(err)
 	}
-	if err := cu.CtxSetCurrent(0); err != nil {
+	if err := syscu.CtxSetCurrent(0); err != nil {
 		t.Fatal(err)
 	}
-	if cur, err := cu.CtxGetCurrent(); err != nil || cur != 0 {
+	if cur, err := syscu.CtxGetCurrent(); err != nil || cur != 0 {
 		t.Fatalf("after cuCtxSetCurrent(NULL): %#x, %v", cur, err)
 	}
 	clear(got)
 	if err := b.CopyTo(got); err != nil || !slices.Equal(got, src) {
 		t.Fatalf("CopyTo after the context was taken off the thread: %v, %v; want %v", got, err, src)
 	}
-	if cur, err := cu.CtxGetCurrent(); err != nil || cur != primary {
+	if cur, err := syscu.CtxGetCurrent(); err != nil || cur != primary {
 		t.Fatalf("after the call: current %#x, %v; want the primary context %#x again", cur, err, primary)
 	}
 	runtime.UnlockOSThread()
@@ -309,7 +328,7 @@ func TestStandinLayer(t *testing.T) {
 	// The context is released once every buffer made from it is closed.
 	active := func() int32 {
 		t.Helper()
-		_, a, err := cu.DevicePrimaryCtxGetState(d.Raw())
+		_, a, err := syscu.DevicePrimaryCtxGetState(d.Raw())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -340,11 +359,11 @@ func TestStandinLayer(t *testing.T) {
 	// With no context current, the driver's refusal is a typed error.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := cu.CtxSetCurrent(0); err != nil {
+	if err := syscu.CtxSetCurrent(0); err != nil {
 		t.Fatal(err)
 	}
-	_, err = cu.MemAlloc(8)
-	if !errors.Is(err, cu.ErrorInvalidContext) || err.Error() != "cuMemAlloc: CUDA_ERROR_INVALID_CONTEXT: invalid device context" {
+	_, err = syscu.MemAlloc(8)
+	if !errors.Is(err, syscu.ErrorInvalidContext) || err.Error() != "cuMemAlloc: CUDA_ERROR_INVALID_CONTEXT: invalid device context" {
 		t.Fatalf("cuMemAlloc with no context = %v, want CUDA_ERROR_INVALID_CONTEXT", err)
 	}
 }

@@ -33,12 +33,16 @@ mkdir -p "$out/bin" "$out/lib"
 # NVIDIA's wheels' libraries for 13 (Debian's CUDA 12 math libraries are
 # hundreds of MB and do not travel). A package whose directory is absent
 # or has no tests (a math package of the layer not merged yet) is left
-# out of tests.txt, with a note.
+# out of tests.txt, with a note. The Go API (cuda/...) is one package
+# whose CUDA major is a build tag: every binary of MAJOR 12 is built with
+# -tags cuda12 (layer12: the API over CUDA 12; e2e: its tests of the API
+# beside the cuda12 packages), every other with none (layer13, blas13,
+# ...: the API over CUDA 13). The tag changes nothing in generated/cudaN.
 cat >"$out/tests.all" <<'LIST'
 cu12 generated/cuda12/cu 12 0 0
 cudart12 generated/cuda12/cudart 12 0 0
 nvml12 generated/cuda12/nvml 12 0 0
-layer12 generated/cuda12/cuda 12 1 0
+layer12 cuda 12 1 0
 e2e e2e 12 1 1
 npp12 e2e/npp 12 0 0
 reliability reliability 12 0 0
@@ -54,15 +58,15 @@ cusparse13 generated/cuda13/cusparse 13 0 0
 cusolver13 generated/cuda13/cusolver 13 0 0
 nccl13 generated/cuda13/nccl 13 0 0
 nvml13 generated/cuda13/nvml 13 0 0
-layer13 generated/cuda13/cuda 13 1 0
-blas13 generated/cuda13/cuda/blas 13 1 0
-rand13 generated/cuda13/cuda/rand 13 1 0
-fft13 generated/cuda13/cuda/fft 13 1 0
-sparse13 generated/cuda13/cuda/sparse 13 1 0
-solver13 generated/cuda13/cuda/solver 13 1 0
+layer13 cuda 13 1 0
+blas13 cuda/blas 13 1 0
+rand13 cuda/rand 13 1 0
+fft13 cuda/fft 13 1 0
+sparse13 cuda/sparse 13 1 0
+solver13 cuda/solver 13 1 0
 cudnn13 generated/cuda13/cudnn 13 0 0
 cusparselt13 generated/cuda13/cusparselt 13 0 0
-dnn13 generated/cuda13/cuda/dnn 13 0 0
+dnn13 cuda/dnn 13 0 0
 e2e13 e2e/e2e13 13 0 0
 npp13 e2e/npp13 13 0 0
 LIST
@@ -75,9 +79,11 @@ while read -r name pkg major bench cgo; do
 	echo "$name $pkg $major $bench $cgo" >>"$out/tests.txt"
 done <"$out/tests.all"
 rm "$out/tests.all"
+tagfor() { if [ "$1" = 12 ]; then echo cuda12; fi; }
 while read -r name pkg major bench cgo; do
-	echo "gpu-build: $name.test <- ./$pkg"
-	CGO_ENABLED=$cgo $GO test -c -ldflags='-s -w' -o "$out/bin/$name.test" "./$pkg"
+	tags=$(tagfor "$major")
+	echo "gpu-build: $name.test <- ./$pkg${tags:+ (-tags $tags)}"
+	CGO_ENABLED=$cgo $GO test -c -tags="$tags" -ldflags='-s -w' -o "$out/bin/$name.test" "./$pkg"
 	xz -9 -T1 "$out/bin/$name.test"
 done <"$out/tests.txt"
 
@@ -86,11 +92,14 @@ for d in examples/*/; do
 	name=$(basename "$d")
 	[ "$name" = downstream ] && continue # its own module (make downstream)
 	grep -q '^package main$' "$d"*.go 2>/dev/null || continue
-	echo "gpu-build: examples/$name"
-	CGO_ENABLED=0 $GO build -ldflags='-s -w' -o "$out/bin/ex-$name" "./$d"
-	xz -9 -T1 "$out/bin/ex-$name"
+	# An example runs for CUDA 13 (no tag) unless its doc's command
+	# says -tags cuda12 (cuptiTrace: Debian's CUPTI 12 travels).
 	major=13
-	grep -q 'generated/cuda12/' "$d"*.go && major=12
+	grep -q "go run -tags cuda12 ./examples/$name" "$d"*.go && major=12
+	tags=$(tagfor "$major")
+	echo "gpu-build: examples/$name${tags:+ (-tags $tags)}"
+	CGO_ENABLED=0 $GO build -tags="$tags" -ldflags='-s -w' -o "$out/bin/ex-$name" "./$d"
+	xz -9 -T1 "$out/bin/ex-$name"
 	echo "$name $major" >>"$out/examples.txt"
 done
 

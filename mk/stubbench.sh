@@ -1,6 +1,6 @@
 #!/bin/sh
 # mk/stubbench.sh: the layer's own cost per launch and per stream-ordered
-# allocation, without a GPU. It builds layer/testdata/stubcuda (a libcuda
+# allocation, without a GPU. It builds cuda/testdata/stubcuda (a libcuda
 # whose every entry point returns CUDA_SUCCESS at once) and runs the
 # layer's interleaved GPU benchmarks against it: the layer's column minus
 # the raw cu package's is what the layer adds, in ns on this CPU.
@@ -17,8 +17,10 @@ count=${1:-3}
 blocks=${2:-300}x
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-gcc -O2 -shared -fPIC -o "$dir/libcuda.so.1" layer/testdata/stubcuda/stubcuda.c
-$GO test -c -o "$dir/layer.test" ./layer
+gcc -O2 -shared -fPIC -o "$dir/libcuda.so.1" cuda/testdata/stubcuda/stubcuda.c
+# TAGS=cuda12 measures the API's CUDA 12 build (the stub reports CUDA 13,
+# which either build accepts).
+$GO test -c -tags="${TAGS:-}" -o "$dir/layer.test" ./cuda
 cd "$dir"
 export CUGEN_LIBCUDA="$dir/libcuda.so.1"
 ./layer.test -test.run '^$' -test.bench 'Overhead$' -test.v \

@@ -80,6 +80,9 @@ export CUGEN_REQUIRE_ALL_SYMBOLS=1 CUGEN_REQUIRE_HEADERS=1 CUGEN_TEST_APT=1
 
 step generated sh mk/check.sh generated
 step gotest env CGO_ENABLED=0 $GO test -count=1 -vet=off ./...
+# The Go API under -tags cuda12: its tests, and TestStandinLayer running
+# it on the CUDA 12.4 stand-in (without the tag it checks the refusal).
+step gotest-cuda12 env CGO_ENABLED=0 $GO test -count=1 -vet=off -tags cuda12 ./cuda/... ./cugentest
 race() {
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles &&
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls)$' ./emit ./reliability

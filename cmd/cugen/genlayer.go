@@ -13,10 +13,10 @@ import (
 )
 
 // layerName is the directory of the Go layer in gen's output, beside the
-// generated packages: OUT/cuda, package cuda (as generated/cudaN/cuda).
+// generated packages: OUT/cuda, package cuda (cugen's cuda/).
 const layerName = "cuda"
 
-// layerPackage is the Go layer for gen's output out: layer/ as cugen
+// layerPackage is the Go layer for gen's output out: cuda/ as cugen
 // carries it (package cugen), without its tests, rewritten for the CUDA
 // major and the import path of the generated packages pkgs, with nccl.go
 // only when pkgs has nccl, and with its subpackages whose generated

@@ -24,7 +24,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&names, "name", "a template kernel instantiation to bind, such as 'saxpy<float>' (repeatable); extern \"C\" kernels are always bound")
 	out := fs.String("out", "", "the package directory to write (required)")
 	pkg := fs.String("pkg", "", "the Go package name (default: the directory's name)")
-	cudaPath := fs.String("cuda", "", "the import path of the Go layer, package cuda (default: cugen's generated/cudaN/cuda of NVRTC's major; a module's own copy from cugen gen is OUT/cuda)")
+	cudaPath := fs.String("cuda", "", "the import path of the Go layer, package cuda (default: cugen's github.com/cugen/cugen/cuda, its major the build's tag; a module's own copy from cugen gen is OUT/cuda)")
 	check := fs.Bool("check", false, "write nothing; fail listing what would change")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err

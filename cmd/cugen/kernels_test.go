@@ -26,7 +26,7 @@ func TestKernelsCheck(t *testing.T) {
 		t.Fatal("the example records another NVRTC: update this test")
 	}
 	args := []string{"-src", filepath.Join(ex, "vectorAdd.cu"), "-arch", "sm_80,sm_90", "-name", "axpy<float>", "-name", "axpy<double>",
-		"-cuda", "github.com/cugen/cugen/generated/cuda13/cuda"}
+		"-cuda", "github.com/cugen/cugen/cuda"}
 	var out, errb bytes.Buffer
 	if err := cmdKernels(append(args, "-check", "-out", filepath.Join(ex, "kernels")), &out, &errb); err != nil {
 		if strings.Contains(err.Error(), "NVRTC") {

@@ -27,7 +27,7 @@
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	eval "$(cugen libs -major 12 nvrtc cublas)"   fetch what the libraries need to work, set CUGEN_LIBNVRTC, ..., LD_LIBRARY_PATH
 //	eval "$(cugen libs -env -major 12)"   the same for every library Debian packages: make test's environment
-//	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
+//	cugen sys [-check]               write cuda/sys/X (the major-neutral packages) from generated/cudaN/X
 //
 // The usage (cugen with no command) lists every flag of every command, in
 // the same two groups.
@@ -38,13 +38,13 @@
 // unknown flag, one missing its value or with a value it does not take:
 // doctor -major 11 or -lib cudnn; the usage is printed).
 //
-// gen also writes the Go layer, package cuda (layer/ of this module, as
+// gen also writes the Go layer, package cuda (cuda/ of this module, as
 // the command carries it), as OUT/cuda: for the headers' major, its imports
 // rewritten to OUT's import path, without its tests, its NCCL part only
 // with package nccl; it needs cu and nvrtc (without them a note says why
 // it is not written). -layer=false leaves it out; gen -check checks it.
 //
-// The command carries headers.lock and layer/ (package cugen embeds them),
+// The command carries headers.lock and cuda/ (package cugen embeds them),
 // so it works in any module. From a downstream module (go get -tool
 // github.com/cugen/cugen/cmd/cugen; examples/downstream):
 //
@@ -84,7 +84,7 @@ func main() {
 // commands are cugen's commands by name; usage lists each with every flag.
 var commands = map[string]func([]string, io.Writer, io.Writer) error{
 	"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
-	"lock": cmdLock, "layer": cmdLayer, "doctor": cmdDoctor, "kernels": cmdKernels,
+	"lock": cmdLock, "sys": cmdSys, "doctor": cmdDoctor, "kernels": cmdKernels,
 }
 
 // run is main without the exit, for tests.
@@ -123,7 +123,7 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
   cugen libs (-lib NAME | -major 12 NAME... | -env -major 12) [-lock FILE]
-  cugen layer [-root DIR] [-check]
+  cugen sys [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
 OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
@@ -407,7 +407,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
 	parse := fs.Bool("parse", false, "with -set: parse the set's pinned headers (fetched) even where cugen carries the set's IR, which it emits from otherwise with no download")
-	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
+	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (cuda/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList
 	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names, in any case: "+strings.Join(libraryNames(), ",")+"), and those their packages import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {

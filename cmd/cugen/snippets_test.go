@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cugen/cugen/internal/sysgen"
 )
 
 // A snippet is one ```go block of a Markdown file, as TestREADMESnippets
@@ -39,8 +41,11 @@ import (
 //     must say it is CUDA 13's ("CUDA 13's" or "CUDA 13 only");
 //     "skip: WHY": not compiled, for WHY.
 //
-// Blocks are written for generated/cuda13; for cuda12 their import paths
-// are rewritten to generated/cuda12.
+// Blocks are written for the default build (CUDA 13); for cuda12 they are
+// built with -tags cuda12, and an import of generated/cuda13 they name
+// is rewritten to generated/cuda12. A package used unimported is the one
+// API's: cuda is github.com/cugen/cugen/cuda, a package of sysgen.Packages
+// cuda/sys/NAME, whose major is the build's.
 type snippet struct {
 	file    string // the Markdown file, relative to the module root
 	line    int    // the line of the block's first code line
@@ -56,7 +61,7 @@ type snippet struct {
 var snippetStd = []string{"errors", "fmt", "log", "os", "runtime", "unsafe"}
 
 // snippetGenerated are the generated packages a snippet may use unimported.
-var snippetGenerated = []string{"cu", "cudart", "cuda", "nvrtc", "nvjitlink", "nccl", "nvml",
+var snippetGenerated = []string{"cu", "cudart", "nvrtc", "nvjitlink", "nccl", "nvml",
 	"cublas", "cublaslt", "cufft", "curand", "cusolver", "cusparse"}
 
 // snippets returns file's ```go blocks.
@@ -175,6 +180,10 @@ func snippetFile(s snippet, major string) (string, []string, error) {
 		case imported[name]:
 		case slices.Contains(snippetStd, name):
 			imports = append(imports, fmt.Sprintf("%q", name))
+		case name == "cuda":
+			imports = append(imports, `"github.com/cugen/cugen/cuda"`)
+		case slices.Contains(sysgen.Packages, name):
+			imports = append(imports, fmt.Sprintf("%q", "github.com/cugen/cugen/cuda/sys/"+name))
 		case slices.Contains(snippetGenerated, name):
 			imports = append(imports, fmt.Sprintf("%q", "github.com/cugen/cugen/generated/"+major+"/"+name))
 		case name == "ffi":
@@ -269,7 +278,7 @@ func TestREADMESnippets(t *testing.T) {
 				write(filepath.Join(pkg, e), "")
 			}
 		}
-		cmd := exec.Command(gobin, "build", "-gcflags=-e", "-o", os.DevNull, "./...")
+		cmd := exec.Command(gobin, "build", "-gcflags=-e", "-tags="+buildTag(major), "-o", os.DevNull, "./...")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK="+filepath.Join(dir, "go.work"), "GOFLAGS=")
 		out, _ := cmd.CombinedOutput()
@@ -298,6 +307,37 @@ func TestREADMESnippets(t *testing.T) {
 			case len(errs) > 0:
 				t.Errorf("%s:%d: the block does not compile against generated/%s:\n%s\n%s", s.file, s.line, major, strings.Join(errs, "\n"), s.code)
 			}
+		}
+	}
+}
+
+// buildTag is the build tag that selects major ("cuda12"; "" for the newest).
+func buildTag(major string) string {
+	var n int
+	fmt.Sscanf(major, "cuda%d", &n)
+	return sysgen.Tag(n)
+}
+
+// TestExamplesBothMajors: every example (examples/...) builds with no tag
+// (CUDA 13) and with -tags cuda12, CGO_ENABLED=0: a program written
+// against the one API, its escape hatches (cuda/sys/...) included, builds
+// for either major by its tag alone.
+func TestExamplesBothMajors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: building every example takes the compiler")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	root := filepath.Join("..", "..")
+	for _, major := range sysgen.Majors {
+		tag := sysgen.Tag(major)
+		cmd := exec.Command(gobin, "build", "-tags="+tag, "-o", os.DevNull, "./examples/...")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go build -tags=%q ./examples/... (CUDA %d): %v\n%s", tag, major, err, out)
 		}
 	}
 }

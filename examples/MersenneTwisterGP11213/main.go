@@ -1,6 +1,6 @@
 // Command MersenneTwisterGP11213 is NVIDIA's cuda-samples
 // MersenneTwisterGP11213 (Samples/4_CUDA_Libraries/MersenneTwisterGP11213)
-// in Go on the layer's rand package (generated/cuda13/cuda/rand): it
+// in Go on the layer's rand package (cuda/rand): it
 // makes 2,400,000 uniform numbers with cuRAND's MTGP32 generator on the
 // GPU and with the same generator on the CPU (a host generator), both
 // seeded 777, and compares them (the
@@ -39,9 +39,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/rand"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cuda/rand"
 )
 
 func main() {

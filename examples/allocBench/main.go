@@ -52,8 +52,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
 )
 
 const (

@@ -1,5 +1,5 @@
 // Command asyncAPI is NVIDIA's cuda-samples asyncAPI
-// (Samples/0_Introduction/asyncAPI) in Go with generated/cuda13/cudart: it
+// (Samples/0_Introduction/asyncAPI) in Go with cuda/sys/cudart: it
 // issues a copy to the device, a kernel and a copy back on the default
 // stream between two events, all asynchronous, then counts how often the
 // CPU can ask cudaEventQuery before the GPU is done, reads the GPU time
@@ -29,8 +29,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
 // kernelPTX is increment_kernel(g_data, inc_value) in PTX text;
@@ -73,10 +73,10 @@ func run() int {
 	value := int32(26)
 
 	image := append([]byte(kernelPTX), 0) // NUL-terminated for the runtime
-	lib, err := cudart.LibraryLoadData(unsafe.Pointer(&image[0]), nil, nil, 0, nil, nil, 0)
+	lib, err := sample.LoadLibrary(image)
 	sample.Check(err)
-	defer func() { sample.Check(cudart.LibraryUnload(lib)) }()
-	incrementKernel, err := cudart.LibraryGetKernel(lib, "increment_kernel")
+	defer func() { sample.Check(lib.Unload()) }()
+	incrementKernel, err := lib.Kernel("increment_kernel")
 	sample.Check(err)
 
 	// Pinned host memory: the copies are asynchronous only from and to it.

@@ -21,7 +21,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/cuda"
 )
 
 const iterations = 100 // the sample's MEMCOPY_ITERATIONS

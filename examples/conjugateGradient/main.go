@@ -36,10 +36,10 @@ import (
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/blas"
+	"github.com/cugen/cugen/cuda/sparse"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cuda/blas"
-	"github.com/cugen/cugen/generated/cuda13/cuda/sparse"
 )
 
 // genTridiag fills the CSR arrays of a random symmetric tridiagonal N×N

@@ -47,12 +47,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/blas"
+	"github.com/cugen/cugen/cuda/solver"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cublas"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cuda/blas"
-	"github.com/cugen/cugen/generated/cuda13/cuda/solver"
 )
 
 // laplacian9 returns the one-based CSR arrays of gr_900_900_crg.mtx with

@@ -15,11 +15,11 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cublaslt"
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cublas"
-	"github.com/cugen/cugen/generated/cuda13/cublaslt"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
 const workspaceBytes = 32 << 20 // the most cublasLt may use

@@ -1,5 +1,5 @@
 // Command cudnnConv runs cuDNN 9's graph API from Go through the layer's
-// dnn package (generated/cuda13/cuda/dnn): a 3×3 convolution forward of
+// dnn package (cuda/dnn): a 3×3 convolution forward of
 // a small batch in NHWC, then a fused matmul + bias + ReLU, each built as
 // an operation graph, given an engine by cuDNN's heuristics (mode A),
 // finalized into a plan and executed on a stream. Both results are
@@ -20,9 +20,9 @@ import (
 	"math"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cuda/blas"
-	"github.com/cugen/cugen/generated/cuda13/cuda/dnn"
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/blas"
+	"github.com/cugen/cugen/cuda/dnn"
 )
 
 func main() {

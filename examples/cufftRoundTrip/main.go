@@ -15,9 +15,9 @@ import (
 	"math/cmplx"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cufft"
 )
 
 const (

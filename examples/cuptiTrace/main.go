@@ -28,15 +28,13 @@
 // when a pair disagrees, or when the result differs from the one
 // computed on the host; it prints "Result = PASS" otherwise.
 //
-// It needs an NVIDIA GPU, its driver and CUPTI 12 (libcupti.so.12, or set
-// CUGEN_LIBCUPTI):
+// It needs an NVIDIA GPU, its driver and CUPTI of the build's major: with
+// -tags cuda12, CUPTI 12 (libcupti.so.12, or set CUGEN_LIBCUPTI):
 //
-//	go run ./examples/cuptiTrace
+//	go run -tags cuda12 ./examples/cuptiTrace
 //
-// It is written for CUDA 12's packages. For CUDA 13 change cuda12 to
-// cuda13 in the three import paths marked below and the record versions
-// beside them (CUPTI 13 writes CUpti_ActivityKernel10 and
-// CUpti_ActivityMemcpy6).
+// and with no tag CUPTI 13. The activity record versions each CUPTI
+// writes differ (records_cuda12.go, records_cuda13.go).
 //
 // CUPTI's buffer callbacks carry no user data: package cupti keeps the Go
 // funcs given to cupti.ActivityRegisterCallbacks process-wide, and its
@@ -54,21 +52,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cupti"
 	"github.com/cugen/cugen/ffi"
-
-	// The CUDA major: cuda12 here, cuda13 for CUDA 13 (and the record
-	// versions below).
-	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/cuda"
-	"github.com/cugen/cugen/generated/cuda12/cupti"
-)
-
-// The activity record layouts the CUPTI of this major writes: its
-// header's newest versions.
-type (
-	kernelRecord = cupti.ActivityKernel9
-	memcpyRecord = cupti.ActivityMemcpy5
-	memsetRecord = cupti.ActivityMemset4
 )
 
 const (

@@ -15,10 +15,10 @@ import (
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cuda/sys/cusolver"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cublas"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cusolver"
 )
 
 func main() {

@@ -16,10 +16,10 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
-	"github.com/cugen/cugen/generated/cuda13/cusparse"
 )
 
 func main() {

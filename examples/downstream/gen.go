@@ -9,7 +9,7 @@
 // The go:generate line below writes the packages of the libraries it names
 // with -lib, ./cuda/cu, ./cuda/cudart and ./cuda/nvrtc, and the Go layer
 // over them, ./cuda/cuda (package cuda: contexts, buffers, NVRTC, kernel
-// launches; cugen's layer/, its imports rewritten to this module). cugen
+// launches; cugen's cuda/, its imports rewritten to this module). cugen
 // never touches a file it did not generate, such as this one.
 //
 // What a module commits: the generated directory (./cuda: its packages

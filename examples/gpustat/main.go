@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/cugen/cugen/cuda/sys/nvml"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/nvml"
 )
 
 func main() {
@@ -43,8 +43,8 @@ func main() {
 		sample.Check(err)
 		mem, err := nvml.DeviceGetMemoryInfo(d)
 		sample.Check(err)
-		var temp uint32
-		sample.Check(nvml.DeviceGetTemperature(d, nvml.TemperatureGpu, &temp))
+		temp, err := sample.Temperature(d)
+		sample.Check(err)
 		power, err := nvml.DeviceGetPowerUsage(d) // milliwatts
 		sample.Check(err)
 		sm, err := nvml.DeviceGetClockInfo(d, nvml.ClockSm)

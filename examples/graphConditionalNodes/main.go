@@ -1,6 +1,6 @@
 // Command graphConditionalNodes is NVIDIA's cuda-samples
 // graphConditionalNodes (Samples/3_CUDA_Features/graphConditionalNodes) in
-// Go with the layer, package cuda (generated/cuda13/cuda): CUDA graphs
+// Go with the layer, package cuda (github.com/cugen/cugen/cuda): CUDA graphs
 // whose conditional nodes choose on the device what runs next. Five
 // graphs, each built node by node with the layer's builder:
 //
@@ -64,9 +64,9 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 // The kernels: the sample's, with say(line, value) where it prints.

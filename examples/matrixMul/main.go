@@ -18,7 +18,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/cuda"
 )
 
 //go:embed matmul.ptx

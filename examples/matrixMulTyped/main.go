@@ -11,15 +11,15 @@
 //	go run ./examples/matrixMulTyped
 package main
 
-//go:generate go run ../../cmd/cugen kernels -src matrixMul.cu -arch sm_80,sm_90 -name matrixMul<16> -name matrixMul<32> -cuda github.com/cugen/cugen/generated/cuda13/cuda -out kernels
+//go:generate go run ../../cmd/cugen kernels -src matrixMul.cu -arch sm_80,sm_90 -name matrixMul<16> -name matrixMul<32> -cuda github.com/cugen/cugen/cuda -out kernels
 
 import (
 	"fmt"
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/matrixMulTyped/kernels"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const (

@@ -38,10 +38,10 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/cuda/sys/nccl"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
-	"github.com/cugen/cugen/generated/cuda13/nccl"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/cuda"
 )
 
 //go:embed saxpy.ptx

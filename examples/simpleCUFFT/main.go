@@ -1,6 +1,6 @@
 // Command simpleCUFFT is NVIDIA's cuda-samples simpleCUFFT
 // (Samples/4_CUDA_Libraries/simpleCUFFT) in Go on the layer's fft
-// package (generated/cuda13/cuda/fft): a 1D convolution of a 50-point signal with an 11-point filter
+// package (cuda/fft): a 1D convolution of a 50-point signal with an 11-point filter
 // through the FFT. Both are padded to 56 points and transformed in place
 // (cufftExecC2C, forward), multiplied point by point and scaled by 1/56 in
 // a kernel, and the product is transformed back; the result must match
@@ -40,9 +40,9 @@ import (
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/fft"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/cuda/fft"
 )
 
 const (

@@ -5,9 +5,9 @@ import (
 	"math/cmplx"
 	"testing"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/nvrtc"
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
-	"github.com/cugen/cugen/generated/cuda13/nvrtc"
 )
 
 // TestPaddedConvolution checks the port's host side without a GPU: the

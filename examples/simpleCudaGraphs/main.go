@@ -1,6 +1,6 @@
 // Command simpleCudaGraphs is NVIDIA's cuda-samples simpleCudaGraphs
 // (Samples/3_CUDA_Features/simpleCudaGraphs) in Go with
-// generated/cuda13/cudart. It sums 2^24 floats on the GPU with two kernels
+// cuda/sys/cudart. It sums 2^24 floats on the GPU with two kernels
 // inside a CUDA graph, built twice: once node by node (memcpy, memset,
 // kernel and host nodes, cudaGraphAddHostNode) and once by stream capture
 // across three streams joined by events, ending in cudaLaunchHostFunc. Each
@@ -41,8 +41,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
 const (
@@ -290,11 +290,11 @@ func run() int {
 	fmt.Printf("Graph Launch iterations = %d\n", graphLaunchIterations)
 
 	image := append([]byte(kernelPTX), 0) // NUL-terminated for the runtime
-	lib, err := cudart.LibraryLoadData(unsafe.Pointer(&image[0]), nil, nil, 0, nil, nil, 0)
+	lib, err := sample.LoadLibrary(image)
 	sample.Check(err)
-	kernels.reduce, err = cudart.LibraryGetKernel(lib, "reduce")
+	kernels.reduce, err = lib.Kernel("reduce")
 	sample.Check(err)
-	kernels.reduceFinal, err = cudart.LibraryGetKernel(lib, "reduceFinal")
+	kernels.reduceFinal, err = lib.Kernel("reduceFinal")
 	sample.Check(err)
 
 	inputVecH, err := cudart.MallocHost(4 * size)
@@ -323,7 +323,7 @@ func run() int {
 	sample.Check(cudart.Free(outputVecD))
 	sample.Check(cudart.Free(resultD))
 	sample.Check(cudart.FreeHost(inputVecH))
-	sample.Check(cudart.LibraryUnload(lib))
+	sample.Check(lib.Unload())
 	if !ok {
 		return 1
 	}

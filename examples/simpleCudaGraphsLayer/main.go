@@ -1,6 +1,6 @@
 // Command simpleCudaGraphsLayer is NVIDIA's cuda-samples simpleCudaGraphs
 // (Samples/3_CUDA_Features/simpleCudaGraphs) in Go with the layer, package
-// cuda (generated/cuda13/cuda); examples/simpleCudaGraphs is the same
+// cuda (github.com/cugen/cugen/cuda); examples/simpleCudaGraphs is the same
 // sample through the runtime API (package cudart). It sums 2^24 floats on
 // the GPU with two kernels inside a CUDA graph, built twice: once node by
 // node with the layer's builder (cuda.NewGraph, AddCopy, AddFill,
@@ -44,9 +44,9 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const (

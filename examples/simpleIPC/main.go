@@ -2,7 +2,7 @@
 
 // Command simpleIPC is NVIDIA's cuda-samples simpleIPC
 // (Samples/0_Introduction/simpleIPC) in Go with the layer, package cuda
-// of generated/cuda13: one process per GPU sharing device memory and
+// (github.com/cugen/cugen/cuda): one process per GPU sharing device memory and
 // events between processes (CUDA IPC). The parent picks the devices that
 // can all reach each other's memory, allocates 64 MB and an interprocess
 // event on each, and exports them (Buffer.ExportIPC, IPCEvent.Export);
@@ -42,9 +42,9 @@ import (
 	"net"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/internal/multiproc"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const (

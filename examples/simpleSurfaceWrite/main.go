@@ -46,8 +46,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const (

@@ -3,7 +3,7 @@
 // Command streamOrderedAllocationIPC is NVIDIA's cuda-samples
 // streamOrderedAllocationIPC
 // (Samples/2_Concepts_and_Techniques/streamOrderedAllocationIPC) in Go
-// with the layer, package cuda of generated/cuda13: one process per GPU
+// with the layer, package cuda (github.com/cugen/cugen/cuda): one process per GPU
 // sharing stream-ordered allocations through memory pools exported
 // between processes. The parent picks the devices that support pools
 // with POSIX file descriptor handles and can all reach each other's
@@ -52,10 +52,10 @@ import (
 	"net"
 	"os"
 
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/examples/internal/multiproc"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const (

@@ -1,5 +1,5 @@
 // Command vectorAdd is NVIDIA's cuda-samples vectorAdd
-// (Samples/0_Introduction/vectorAdd) in Go with generated/cuda13/cudart:
+// (Samples/0_Introduction/vectorAdd) in Go with cuda/sys/cudart:
 // the runtime API adds two vectors of 50,000 floats on the GPU and checks
 // every element on the host.
 //
@@ -26,8 +26,8 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
 // kernelPTX is vectorAdd(A, B, C, numElements) in PTX text;
@@ -56,10 +56,10 @@ func run() int {
 	}
 
 	image := append([]byte(kernelPTX), 0) // NUL-terminated for the runtime
-	lib, err := cudart.LibraryLoadData(unsafe.Pointer(&image[0]), nil, nil, 0, nil, nil, 0)
+	lib, err := sample.LoadLibrary(image)
 	sample.Check(err)
-	defer func() { sample.Check(cudart.LibraryUnload(lib)) }()
-	vectorAdd, err := cudart.LibraryGetKernel(lib, "vectorAdd")
+	defer func() { sample.Check(lib.Unload()) }()
+	vectorAdd, err := lib.Kernel("vectorAdd")
 	sample.Check(err)
 
 	dA, err := cudart.Malloc(size)

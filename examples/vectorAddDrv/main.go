@@ -1,5 +1,5 @@
 // Command vectorAddDrv is NVIDIA's cuda-samples vectorAddDrv
-// (Samples/0_Introduction/vectorAddDrv) in Go with generated/cuda13/cu: the
+// (Samples/0_Introduction/vectorAddDrv) in Go with cuda/sys/cu: the
 // driver API alone adds two vectors of 50,000 floats on the GPU. It creates
 // a context, loads a module from memory with cuModuleLoadData, launches the
 // kernel with cuLaunchKernel and checks every element on the host.
@@ -28,8 +28,8 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cu"
 )
 
 // kernelPTX is VecAdd_kernel(A, B, C, N) in PTX text. cuModuleLoadData reads
@@ -51,7 +51,7 @@ func run() int {
 
 	sample.Check(cu.Init(0))
 	dev := sample.FindCudaDeviceDrv()
-	ctx, err := cu.CtxCreate(&cu.CtxCreateParams{}, 0, dev)
+	ctx, err := sample.CtxCreate(dev)
 	sample.Check(err)
 	defer func() { sample.Check(cu.CtxDestroy(ctx)) }()
 

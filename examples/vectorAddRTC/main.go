@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 const source = `

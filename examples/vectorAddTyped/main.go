@@ -14,15 +14,15 @@
 //	go generate ./examples/vectorAddTyped
 package main
 
-//go:generate go run ../../cmd/cugen kernels -src vectorAdd.cu -arch sm_80,sm_90 -name axpy<float> -name axpy<double> -cuda github.com/cugen/cugen/generated/cuda13/cuda -out kernels
+//go:generate go run ../../cmd/cugen kernels -src vectorAdd.cu -arch sm_80,sm_90 -name axpy<float> -name axpy<double> -cuda github.com/cugen/cugen/cuda -out kernels
 
 import (
 	"fmt"
 	"log"
 
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/examples/vectorAddTyped/kernels"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 func main() {

@@ -116,7 +116,7 @@ func Generate(o Options) (map[string][]byte, error) {
 	images = append(images, emit.KernelImage{Arch: newest, PTX: true, Lowered: lowered(out), Bytes: out.Image})
 
 	if o.CudaPath == "" {
-		o.CudaPath = fmt.Sprintf("github.com/cugen/cugen/generated/cuda%d/cuda", n.Major)
+		o.CudaPath = DefaultCudaPath
 	}
 	files, err := emit.Kernels(&emit.KernelsPackage{
 		Package:  pkg,
@@ -180,3 +180,8 @@ func ParseArchs(s string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// DefaultCudaPath is the Go API the generated package imports when no
+// other is named: cugen's one package cuda, whose CUDA major is the
+// build's (-tags cuda12 or none), whatever NVRTC compiled the kernels.
+const DefaultCudaPath = "github.com/cugen/cugen/cuda"

@@ -118,7 +118,7 @@ func TestGenerateReproduces(t *testing.T) {
 	files, err := Generate(Options{
 		Src: filepath.Join(example, "vectorAdd.cu"), Archs: []int{80, 90},
 		Instances: []string{"axpy<float>", "axpy<double>"},
-		CudaPath:  "github.com/cugen/cugen/generated/cuda13/cuda", Out: filepath.Join(example, "kernels"),
+		CudaPath:  "github.com/cugen/cugen/cuda", Out: filepath.Join(example, "kernels"),
 		Command: commandOf(t, committed),
 	})
 	if err != nil {

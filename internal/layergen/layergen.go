@@ -1,39 +1,36 @@
-// Package layergen writes the hand-written Go layer (the package in layer/,
-// which imports generated/cuda12) once for every CUDA major, as
-// generated/cudaN/cuda: the same files with the import paths of the
-// generated packages rewritten to that major, a "Code generated" header
-// naming the source file, gofmt'd. So the layer is written, reviewed and
-// tested once, and every major's copy is checked to be current
-// ([Stale], run by make check and TestCommittedUpToDate). [Write] writes
-// the copies through the writer of cugen gen (package genfiles).
+// Package layergen writes the Go API (cuda/ of this module, package cuda
+// and its subpackages, as the cugen command carries it) into a module's
+// cugen gen output, as OUT/cuda beside the generated packages: the same
+// files without their tests, the import paths rewritten for that module,
+// under a "Code generated" header naming the source file, gofmt'd. The
+// source imports the major-neutral packages (cuda/sys/X); a module's
+// output has one major's generated packages (OUT/X), and the copy imports
+// those. The committed API itself is cuda/, one copy: no copy of it is
+// committed.
 //
-// The layer has subpackages: layer/SUB/*.go, package SUB (the math
-// libraries: layer/blas over cublas, and so on), copied to
-// generated/cudaN/cuda/SUB. Their imports of the layer
-// (github.com/cugen/cugen/layer, and layer/OTHER) are rewritten to the
-// copy's .../cuda (and .../cuda/OTHER), their imports of generated/cuda12/X
-// to the major's, as the layer's own. A subpackage is one directory deep:
-// testdata is skipped, any other directory inside one is refused. A copy's
-// files are keyed by their path in it: "memory.go" for package cuda,
-// "blas/blas.go" for package blas ([Split] parts them). The subpackages
-// are written after package cuda, as one set of their own, into
-// generated/cudaN/cuda ([WriteSubpackages]); one the source no longer has
-// is removed with its generated files.
+// The API has subpackages: cuda/SUB/*.go, package SUB (the math
+// libraries: cuda/blas over cublas, and so on), copied to OUT/cuda/SUB.
+// Their imports of the API (github.com/cugen/cugen/cuda, and cuda/OTHER)
+// are rewritten to the copy's .../cuda (and .../cuda/OTHER), their
+// imports of cuda/sys/X to OUT/X. cuda/sys, the neutral packages, is not
+// copied (package sys itself stays imported from cugen's module). A
+// subpackage is one directory deep: testdata is skipped, any other
+// directory inside one is refused. A copy's files are keyed by their
+// path in it: "memory.go" for package cuda, "blas/blas.go" for package
+// blas ([Split] parts them). The subpackages are written after package
+// cuda, as one set of their own ([WriteSubpackages]); one the source no
+// longer has is removed with its generated files.
 //
-// cugen gen writes one more copy into every module's output, beside its
-// generated packages ([RenderFS] with a [Copy] of the module's import
-// path): from the layer the command carries (package cugen), without the
-// tests, without the files of [Optional] whose package the module does
-// not generate, and without a subpackage that imports a generated package
+// The copy leaves out the files of [Optional] whose package the module
+// does not generate, and a subpackage that imports a generated package
 // the module does not generate (blas without cublas), or a subpackage so
 // left out.
 //
-// The layer may use only the API whose Go signature is the same in every
-// major's generated packages: each copy is built against its own major, so
-// a difference fails the build of that copy (make check builds ./...).
-// A file of the layer whose name ends in _cudaN.go would be the place for a
-// difference; none is needed today, and Render refuses such names until the
-// rule exists.
+// The API may use only what every major's generated packages have with
+// the same Go signature: it is built and vetted under every major's tag
+// (go vet ./cuda/... with and without -tags cuda12). A file of the API
+// whose name ends in _cudaN.go would be the place for a difference; none
+// is needed today, and RenderFS refuses such names until the rule exists.
 package layergen
 
 import (
@@ -44,7 +41,6 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,72 +56,43 @@ import (
 // Module is the Go module the layer and the generated packages are in.
 const Module = "github.com/cugen/cugen"
 
-// SourceDir is the layer's directory, relative to the module root.
-const SourceDir = "layer"
+// SourceDir is the API's directory, relative to the module root.
+const SourceDir = "cuda"
 
-// SourceMajor is the CUDA major whose generated packages the source imports.
-const SourceMajor = 12
+// SysDir is the directory of the major-neutral packages the source
+// imports, inside SourceDir: not a part of the copy.
+const SysDir = "sys"
 
-// Majors are the CUDA majors the layer is written for.
+// Majors are the CUDA majors the API is written for.
 var Majors = []int{12, 13}
-
-// OutDir is the directory of major's copy, relative to the module root.
-func OutDir(major int) string {
-	return filepath.Join("generated", fmt.Sprintf("cuda%d", major), "cuda")
-}
-
-// Command is the command that regenerates the committed copies, run from
-// the module root: the second line of their files' header.
-const Command = "cugen layer"
 
 // headerPrefix starts the first line of every file Render writes: the
 // marker of genfiles, which writes the files, and cugen's version
 // (emit.Version, as gen's files record it); the source file follows.
 const headerPrefix = "// " + genfiles.Marker + " " + emit.Version + " from " + SourceDir + "/"
 
-// fromLayer matches the first line of a copy's file of any cugen version,
-// and of the copies written before the version was recorded ("Code
-// generated by cugen from layer/..."): what checkForeign accepts as
-// written from the layer.
-var fromLayer = regexp.MustCompile(`^// ` + regexp.QuoteMeta(genfiles.Marker) + ` (v[^ ]+ )?from ` + regexp.QuoteMeta(SourceDir) + `/[^ ]+\.go\. DO NOT EDIT\.\r?\n`)
+// fromLayer matches the first line of a copy's file of any cugen version:
+// written from cuda/, from layer/ (the API's directory before it moved),
+// and before the version was recorded ("Code generated by cugen from
+// layer/..."): what WriteSubpackages takes for the API's.
+var fromLayer = regexp.MustCompile(`^// ` + regexp.QuoteMeta(genfiles.Marker) + ` (v[^ ]+ )?from (` + regexp.QuoteMeta(SourceDir) + `|layer)/[^ ]+\.go\. DO NOT EDIT\.\r?\n`)
 
-var (
-	generatedPrefix = Module + "/generated/"
-	majorDir        = regexp.MustCompile(`^cuda[0-9]+(/|$)`)
-	perMajorName    = regexp.MustCompile(`_cuda[0-9]+(_test)?\.go$`)
-)
-
-// Render returns major's copy of the layer in the module rooted at root:
-// file name -> content, for OutDir(major).
-func Render(root string, major int) (map[string][]byte, error) {
-	return RenderFS(os.DirFS(root), Copy{Major: major, ImportPath: committedPath(major), Tests: true, Command: Command})
-}
-
-// committedPath is the import path of major's generated packages in this
-// module: generated/cudaN.
-func committedPath(major int) string {
-	return fmt.Sprintf("%scuda%d", generatedPrefix, major)
-}
+var perMajorName = regexp.MustCompile(`_cuda[0-9]+(_test)?\.go$`)
 
 // Copy says which copy of the layer RenderFS renders.
 type Copy struct {
 	// Major is the CUDA major of the generated packages the copy imports.
 	Major int
 	// ImportPath is the Go import path of the directory that holds them,
-	// and the copy as ImportPath/cuda: github.com/cugen/cugen/generated/cuda12
-	// for the committed copy, a module's cugen gen -out for its own.
+	// and the copy as ImportPath/cuda: a module's cugen gen -out.
 	ImportPath string
-	// Tests keeps the layer's _test.go files (the committed copies: they
-	// run against the GPU here); a module's copy is the package alone.
-	Tests bool
 	// Have, if not nil, says which generated packages the output has: a
 	// file of Optional whose package it lacks is left out.
 	Have func(pkg string) bool
 	// Command is the command line that regenerates the copy, run from the
 	// root of the module that holds it: the second line of every file's
-	// header, under the marker line (as gen's files record theirs).
-	// [Command] for the committed copies, the cugen gen command line for a
-	// module's. Empty leaves the line out.
+	// header, under the marker line (as gen's files record theirs): the
+	// cugen gen command line. Empty leaves the line out.
 	Command string
 }
 
@@ -144,6 +111,7 @@ func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	subs = slices.DeleteFunc(subs, func(s string) bool { return s == SysDir })
 	if len(names) == 0 {
 		return nil, fmt.Errorf("layergen: no Go files in %s", SourceDir)
 	}
@@ -178,7 +146,7 @@ func renderDir(src fs.FS, c Copy, prefix string, names []string, out map[string]
 		if perMajorName.MatchString(name) {
 			return fmt.Errorf("layergen: %s/%s%s: per-major files (_cudaN.go) are not supported yet", SourceDir, prefix, name)
 		}
-		if !c.Tests && strings.HasSuffix(name, "_test.go") {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		if pkg, ok := Optional[name]; ok && prefix == "" && c.Have != nil && !c.Have(pkg) {
@@ -342,22 +310,28 @@ func renderFile(name string, text []byte, importPath, command string) ([]byte, e
 }
 
 // rewriteImport maps an import of the source to a copy whose generated
-// packages are at importPath: the generated packages of SourceMajor to
-// importPath's, the layer itself (in its external tests and examples) to
-// importPath/cuda.
+// packages are at importPath: a neutral package (cuda/sys/X) to the
+// generated one (importPath/X), the API itself to importPath/cuda.
+// Package sys stays cugen's; any other import of this module is kept.
 func rewriteImport(path, importPath string) (string, error) {
-	if path == Module+"/"+SourceDir || strings.HasPrefix(path, Module+"/"+SourceDir+"/") {
-		return importPath + "/cuda" + strings.TrimPrefix(path, Module+"/"+SourceDir), nil
-	}
-	rest, ok := strings.CutPrefix(path, generatedPrefix)
-	if !ok {
+	api := Module + "/" + SourceDir
+	sys := api + "/" + SysDir
+	if path == sys {
 		return path, nil
 	}
-	want := fmt.Sprintf("cuda%d", SourceMajor)
-	if !majorDir.MatchString(rest) || !(rest == want || strings.HasPrefix(rest, want+"/")) {
-		return "", fmt.Errorf("import %q: the layer imports only %s%s/...", path, generatedPrefix, want)
+	if pkg, ok := strings.CutPrefix(path, sys+"/"); ok {
+		if strings.Contains(pkg, "/") {
+			return "", fmt.Errorf("import %q: not a package of %s", path, sys)
+		}
+		return importPath + "/" + pkg, nil
 	}
-	return importPath + strings.TrimPrefix(rest, want), nil
+	if path == api || strings.HasPrefix(path, api+"/") {
+		return importPath + "/cuda" + strings.TrimPrefix(path, api), nil
+	}
+	if strings.HasPrefix(path, Module+"/generated/") {
+		return "", fmt.Errorf("import %q: the API imports the generated packages through %s/X", path, sys)
+	}
+	return path, nil
 }
 
 // fsGoFiles lists the .go files of src's dir and its subdirectories
@@ -399,60 +373,14 @@ func goNames(ents []fs.DirEntry) (names, subs []string) {
 	return names, subs
 }
 
-// Write renders every major's copy and writes it under root through the
-// writer of cugen gen (genfiles.WriteSet): OutDir(major) is replaced as a
-// whole, staged beside it and swapped in under the lock of its parent
-// (generated/cudaN/.cugen.lock, the one cugen gen takes), so that an
-// interrupted run leaves the old copy or the new one, and no link there is
-// ever followed; then its subpackages, as one set of their own
-// ([WriteSubpackages]). Files of an earlier copy that the source no longer
-// has go with it. A file at a name Render writes that cugen did not
-// generate (no marker line) is an error before anything is written, and so
-// is a .go file Render did not write that was not written from layer/, in
-// the copy or a subpackage of it: the directories belong to the
-// generator. logw (nil: discarded) is told when the run waits for another
-// cugen writing the same directory.
-func Write(root string, logw io.Writer) error {
-	for _, major := range Majors {
-		files, err := Render(root, major)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Join(root, OutDir(major))
-		if err := checkForeign(dir, files); err != nil {
-			return err
-		}
-		own, subs := Split(files)
-		d := genfiles.Dir{Name: filepath.Base(dir)}
-		for _, name := range sortedKeys(own) {
-			d.Files = append(d.Files, genfiles.File{Name: name, Bytes: own[name]})
-		}
-		// The copy and its subpackages under one lock, the parent's:
-		// see genfiles.Locked.
-		l, err := genfiles.Lock(filepath.Dir(dir), logw)
-		if err != nil {
-			return err
-		}
-		err = l.WriteSet("", []genfiles.Dir{d})
-		if err == nil {
-			err = WriteSubpackages(l, d.Name, subs)
-		}
-		l.Unlock()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // WriteSubpackages writes the subpackages of a copy (SUB -> name ->
 // content, from [Split]) into dir, the copy's package cuda (pkg, a package
 // of the output directory l holds the lock of), as one set nested in it
 // (genfiles.Locked.WriteSet); then, still under l's lock, removes every
 // subpackage of dir that subs lacks and that the layer wrote (its .go
-// files all written from layer/): one the source no longer has, or one a
+// files all written from cuda/ or layer/): one the source no longer has, or one a
 // module's copy now leaves out. A directory of dir with no .go file
-// written from layer/ is the user's and is left alone; one that mixes them
+// written from cuda/ is the user's and is left alone; one that mixes them
 // with other .go files is an error naming it.
 func WriteSubpackages(l *genfiles.Locked, pkg string, subs map[string]map[string][]byte) error {
 	dir := filepath.Join(l.Dir(), pkg)
@@ -518,7 +446,7 @@ func LeftoverSubpackages(dir string, keep func(sub string) bool) ([]string, erro
 }
 
 // removeLayerDir removes the .go files of d if every one was written from
-// layer/, and d if it is then empty; it leaves d alone if none was.
+// cuda/ (or layer/), and d if it is then empty; it leaves d alone if none was.
 func removeLayerDir(d string) error {
 	names, _, err := goFiles(d)
 	if err != nil {
@@ -543,48 +471,8 @@ func removeLayerDir(d string) error {
 	return nil
 }
 
-// checkForeign refuses a .go file in dir, or in a subdirectory of it, that
-// files does not have and that was not written from the layer: it would
-// stay in the package (the writer keeps what it did not generate) and be
-// built with the copy.
-func checkForeign(dir string, files map[string][]byte) error {
-	names, subs, err := goFiles(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, sub := range subs {
-		inner, _, err := goFiles(filepath.Join(dir, sub))
-		if err != nil {
-			return err
-		}
-		if !hasSub(files, sub) {
-			// Not written now: removed by WriteSubpackages if the layer
-			// wrote it, left alone if none of its files is the layer's.
-			if err := checkMixed(filepath.Join(dir, sub), inner); err != nil {
-				return err
-			}
-			continue
-		}
-		for _, name := range inner {
-			names = append(names, sub+"/"+name)
-		}
-	}
-	for _, name := range names {
-		if _, ok := files[name]; ok {
-			continue
-		}
-		if p := filepath.Join(dir, name); !isGenerated(p) {
-			return fmt.Errorf("layergen: %s was not written by cugen from %s/: move it away", p, SourceDir)
-		}
-	}
-	return nil
-}
-
 // checkMixed refuses a directory d, the .go files names, that holds both
-// files written from layer/ and others: not the layer's to remove, not
+// files written from cuda/ and others: not the layer's to remove, not
 // the user's to keep.
 func checkMixed(d string, names []string) error {
 	ours := 0
@@ -597,70 +485,6 @@ func checkMixed(d string, names []string) error {
 		return fmt.Errorf("layergen: not removing %s, a subpackage %s/ does not write: it holds .go files not written by cugen from %s/", d, SourceDir, SourceDir)
 	}
 	return nil
-}
-
-// hasSub reports whether files has a file of subpackage sub.
-func hasSub(files map[string][]byte, sub string) bool {
-	for name := range files {
-		if strings.HasPrefix(name, sub+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// Stale lists the files of the committed copies under root that differ
-// from what Write would write: changed, missing or left over (in the copy
-// or a subpackage of it).
-func Stale(root string) ([]string, error) {
-	var stale []string
-	for _, major := range Majors {
-		files, err := Render(root, major)
-		if err != nil {
-			return nil, err
-		}
-		dir := filepath.Join(root, OutDir(major))
-		have, subs, err := goFiles(dir)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		for _, sub := range subs {
-			inner, _, err := goFiles(filepath.Join(dir, sub))
-			if err != nil {
-				return nil, err
-			}
-			for _, name := range inner {
-				have = append(have, sub+"/"+name)
-			}
-		}
-		for _, name := range have {
-			if _, ok := files[name]; !ok {
-				stale = append(stale, filepath.Join(OutDir(major), name)+" (not in "+SourceDir+"/)")
-			}
-		}
-		for _, name := range sortedKeys(files) {
-			p := filepath.Join(dir, name)
-			st, err := os.Lstat(p)
-			switch {
-			case errors.Is(err, os.ErrNotExist):
-				stale = append(stale, filepath.Join(OutDir(major), name)+" (missing)")
-				continue
-			case err != nil:
-				return nil, fmt.Errorf("layergen: %w", err)
-			case !st.Mode().IsRegular(): // never followed, never opened
-				stale = append(stale, filepath.Join(OutDir(major), name)+fmt.Sprintf(" (a %v, not a file)", st.Mode().Type()))
-				continue
-			}
-			cur, err := os.ReadFile(p)
-			if err != nil {
-				return nil, fmt.Errorf("layergen: %w", err)
-			}
-			if !bytes.Equal(cur, files[name]) {
-				stale = append(stale, filepath.Join(OutDir(major), name))
-			}
-		}
-	}
-	return stale, nil
 }
 
 func isGenerated(path string) bool {

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
-	"github.com/cugen/cugen/generated/cuda13/cudart"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cuda/sys/cudart"
 )
 
 // Check is the samples' checkCudaErrors: for a non-nil err it prints, on

@@ -1,6 +1,6 @@
 package sample
 
-import "github.com/cugen/cugen/generated/cuda13/cu"
+import "github.com/cugen/cugen/cuda/sys/cu"
 
 // Timed times library calls the way the math examples' C references do:
 // fn once to warm up, then reps runs between two CUDA events recorded on

@@ -3,8 +3,8 @@
 package main
 
 import (
+	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/examples/vectorAddTyped/kernels"
-	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 func main() {

@@ -1,0 +1,42 @@
+// Package cuda is the Go API for CUDA, over cugen's generated packages
+// (cu, nvrtc, ...): devices and contexts safe to use from any goroutine,
+// typed device memory, modules and kernels, checked kernel launches,
+// streams a goroutine can wait on without blocking a thread, events,
+// graphs, memory pools, IPC and NCCL.
+//
+//	ctx, err := cuda.NewContext(0) // device 0's primary context
+//	defer ctx.Close()
+//	mod, err := ctx.ModuleFromSource(cuda.Source{Code: src}) // CUDA C++ through NVRTC
+//	vecAdd, err := mod.Kernel("vecAdd")
+//	a, err := cuda.AllocFrom(ctx, hostA) // *Buffer[float32]
+//	err = vecAdd.Launch(cuda.ForN(n, 256), a, b, c, int32(n))
+//	err = c.CopyTo(hostC)
+//
+// # The CUDA major is a build tag
+//
+// One import path serves every CUDA major: a build with no tag is CUDA
+// 13's, one with -tags cuda12 is CUDA 12's. The generated packages the
+// API calls, and those its escape hatches return ([Context.Raw] is a
+// cu.Context), are imported through cuda/sys/cu, cuda/sys/cudart, ...,
+// whose aliases select the major (package [github.com/cugen/cugen/cuda/sys]).
+// Typed errors come back unchanged: errors.Is(err, cu.ErrorInvalidValue)
+// works with cuda/sys/cu. A binary whose driver is older than its major
+// fails at its first call with [ErrWrongMajor], naming the tag to build
+// with.
+//
+// # Packages
+//
+// Beside this one, over CUDA's math libraries, on [Buffer]s:
+// [github.com/cugen/cugen/cuda/blas] (cuBLAS),
+// [github.com/cugen/cugen/cuda/solver] (cuSOLVER),
+// [github.com/cugen/cugen/cuda/sparse] (cuSPARSE),
+// [github.com/cugen/cugen/cuda/fft] (cuFFT),
+// [github.com/cugen/cugen/cuda/rand] (cuRAND) and
+// [github.com/cugen/cugen/cuda/dnn] (cuDNN);
+// and [github.com/cugen/cugen/cuda/sys] with its subpackages, the
+// generated C API packages of the build's major.
+//
+// The reference (goroutines and the current context, lifetimes, memory,
+// streams and graphs, kernel arguments, launch attributes, textures,
+// NCCL, the math libraries' hooks) is docs/api.md of the repository.
+package cuda

@@ -1,0 +1,408 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/cugen/cugen/cuda/sys/cu"
+)
+
+// Stream is a CUDA stream (CUstream) of a context, safe to use from any
+// goroutine. It remembers the Go memory its asynchronous copies use and
+// keeps it alive and pinned until the stream has passed them.
+type Stream struct{ st *streamState }
+
+type streamState struct {
+	ctx   *ctxState
+	h     cu.Stream
+	owned bool // false for the default stream, which is never destroyed
+	uses  uses
+
+	mu          sync.Mutex
+	capturing   bool              // between BeginCapture and EndCapture
+	capturePins []*runtime.Pinner // Go memory the captured copies use
+	captureKeep []any             // and the HostBuffers
+	pending     []pendingCopy     // oldest first
+	events      []cu.Event        // recorded by nothing: reused for the next copies
+	pinners     []*runtime.Pinner
+	// afterCapture is stream-ordered memory closed during a capture, freed
+	// at its end (mempool.go).
+	afterCapture []*resource
+}
+
+// pendingCopy is memory an asynchronous copy uses until ev completes: Go
+// memory pinned by pin, or a HostBuffer kept reachable by keep.
+type pendingCopy struct {
+	ev   cu.Event
+	pin  *runtime.Pinner
+	keep any
+}
+
+// NewStream creates a stream (cuStreamCreate with CU_STREAM_DEFAULT: it
+// waits for the legacy default stream and the legacy default stream for it).
+func (c *Context) NewStream() (*Stream, error) {
+	return c.newStream(false)
+}
+
+// NewNonBlockingStream creates a stream that does not synchronise with the
+// legacy default stream (CU_STREAM_NON_BLOCKING).
+func (c *Context) NewNonBlockingStream() (*Stream, error) {
+	return c.newStream(true)
+}
+
+func (c *Context) newStream(nonBlocking bool) (*Stream, error) {
+	flags := uint32(0)
+	if nonBlocking {
+		flags = uint32(cu.StreamNonBlocking)
+	}
+	var out *Stream
+	err := c.do(func(s *ctxState) error {
+		h, err := cu.StreamCreate(flags)
+		if err == nil {
+			out = wrapStream(s, h, true)
+		}
+		return err
+	})
+	return out, err
+}
+
+// DefaultStream returns the context's legacy default stream (the NULL
+// stream, handle 0). Its Close only drops the Stream value.
+func (c *Context) DefaultStream() (*Stream, error) {
+	s, err := c.use()
+	if err != nil {
+		return nil, err
+	}
+	defer c.ref.end()
+	return wrapStream(s, 0, false), nil
+}
+
+func wrapStream(s *ctxState, h cu.Stream, owned bool) *Stream {
+	s.retain()
+	st := &streamState{ctx: s, h: h, owned: owned}
+	out := &Stream{st: st}
+	runtime.AddCleanup(out, cleanupStream, st)
+	return out
+}
+
+func cleanupStream(st *streamState) {
+	if !st.uses.closed() {
+		st.ctx.releases.push(st)
+	}
+}
+
+func (st *streamState) releaseUnreachable() { st.close() }
+
+// Raw returns the driver's handle, for the cu package.
+func (s *Stream) Raw() cu.Stream { return s.st.h }
+
+// do runs fn as a use of the stream, its context current on a locked
+// thread.
+func (st *streamState) do(fn func() error) error {
+	if !st.uses.acquire() {
+		return ErrFreed
+	}
+	defer st.uses.release()
+	return onThread(st.ctx, fn)
+}
+
+// Synchronize waits for the stream's work (cuStreamSynchronize), blocking
+// the thread, and releases the Go memory its copies held.
+func (s *Stream) Synchronize() error {
+	st := s.st
+	return st.do(func() error {
+		err := cu.StreamSynchronize(st.h)
+		st.reap()
+		return err
+	})
+}
+
+// Wait waits for the work queued on the stream so far without holding an OS
+// thread: a host function queued behind it (cuLaunchHostFunc) signals a
+// channel the goroutine waits on. It returns ctx.Err() if ctx ends first
+// (the work goes on), and the stream's error if the stream fails (it is
+// polled with cuStreamQuery every few milliseconds, as a failed context
+// runs no host function).
+func (s *Stream) Wait(ctx context.Context) error {
+	st := s.st
+	ch := make(chan struct{})
+	if err := st.do(func() error { return cu.LaunchHostFunc(st.h, func() { close(ch) }) }); err != nil {
+		return err
+	}
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		select {
+		case <-ch:
+			// Work queued after the host function may still run: the
+			// stream is not asked, only its finished copies released.
+			return s.release()
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-poll.C:
+			switch err := s.query(); {
+			case err == nil:
+				return nil // idle: the host function has run or is about to
+			case !errors.Is(err, cu.ErrorNotReady):
+				return err
+			}
+		}
+	}
+}
+
+// release releases the Go memory of the copies the stream has passed.
+func (s *Stream) release() error {
+	st := s.st
+	return st.do(func() error {
+		st.reap()
+		return nil
+	})
+}
+
+// query returns cuStreamQuery's error (nil when the stream is idle) and
+// releases the memory of the copies done.
+func (s *Stream) query() error {
+	st := s.st
+	return st.do(func() error {
+		err := cu.StreamQuery(st.h)
+		st.reap()
+		return err
+	})
+}
+
+// Query returns true when the stream's work is done (cuStreamQuery).
+func (s *Stream) Query() (bool, error) {
+	err := s.query()
+	if errors.Is(err, cu.ErrorNotReady) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// WaitEvent makes the stream's later work wait for e (cuStreamWaitEvent).
+func (s *Stream) WaitEvent(e *Event) error {
+	if s == nil {
+		return errNilStream
+	}
+	if err := e.r.use(); err != nil {
+		return err
+	}
+	defer e.r.uses.release()
+	st := s.st
+	return st.do(func() error { return cu.StreamWaitEvent(st.h, cu.Event(e.r.h), 0) })
+}
+
+// Close waits for the stream's work, releases the Go memory its copies
+// held and destroys it (cuStreamDestroy), once the calls using it on other
+// goroutines have returned. A second Close returns ErrFreed.
+func (s *Stream) Close() error { return s.st.close() }
+
+func (st *streamState) close() error {
+	if !st.uses.closeWait() {
+		return ErrFreed
+	}
+	defer st.ctx.release()
+	return onThread(st.ctx, st.destroy)
+}
+
+// destroy waits for the stream and destroys it and its events; the
+// context is current.
+func (st *streamState) destroy() error {
+	err := cu.StreamSynchronize(st.h)
+	if e := st.freeAfterCapture(); err == nil {
+		err = e
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, p := range st.pending {
+		p.pin.Unpin()
+		if e := cu.EventDestroy(p.ev); err == nil {
+			err = e
+		}
+	}
+	st.pending = nil
+	for _, ev := range st.events {
+		if e := cu.EventDestroy(ev); err == nil {
+			err = e
+		}
+	}
+	st.events = nil
+	if st.owned {
+		if e := cu.StreamDestroy(st.h); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// reap releases the memory of the copies the stream has passed: it queries
+// their events oldest first. The context is bound.
+func (st *streamState) reap() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	i := 0
+	for ; i < len(st.pending); i++ {
+		p := st.pending[i]
+		if cu.EventQuery(p.ev) != nil {
+			break // not ready, or failed: kept until Close
+		}
+		p.pin.Unpin()
+		st.pinners = append(st.pinners, p.pin)
+		st.events = append(st.events, p.ev)
+	}
+	n := copy(st.pending, st.pending[i:])
+	clear(st.pending[n:]) // drop the references kept
+	st.pending = st.pending[:n]
+}
+
+// hostCopy runs op, an asynchronous copy from or to the Go or pinned memory
+// at p, on the stream, keeping p's object pinned (and keep reachable) until
+// an event recorded after it completes. r is the device buffer, which must
+// be in the stream's context.
+func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
+	return s.with(r, func(st *streamState) error { return st.hostCopy(p, keep, op) })
+}
+
+// hostCopy is Stream.hostCopy on a locked thread, the context current.
+func (st *streamState) hostCopy(p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
+	st.reap()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var pin *runtime.Pinner
+	if n := len(st.pinners); n > 0 {
+		pin, st.pinners = st.pinners[n-1], st.pinners[:n-1]
+	} else {
+		pin = new(runtime.Pinner)
+	}
+	pin.Pin(p)
+	if err := op(st.h); err != nil {
+		pin.Unpin()
+		st.pinners = append(st.pinners, pin)
+		return err
+	}
+	if st.capturing {
+		// A node of the graph: the memory stays pinned, and a HostBuffer
+		// reachable, while the graph lives (EndCapture).
+		st.capturePins = append(st.capturePins, pin)
+		if keep != nil {
+			st.captureKeep = append(st.captureKeep, keep)
+		}
+		return nil
+	}
+	var ev cu.Event
+	if n := len(st.events); n > 0 {
+		ev, st.events = st.events[n-1], st.events[:n-1]
+	} else {
+		var err error
+		if ev, err = cu.EventCreate(uint32(cu.EventDisableTiming)); err != nil {
+			// No event to watch the copy with: wait for it here.
+			serr := cu.StreamSynchronize(st.h)
+			pin.Unpin()
+			st.pinners = append(st.pinners, pin)
+			return serr
+		}
+	}
+	if err := cu.EventRecord(ev, st.h); err != nil {
+		serr := cu.StreamSynchronize(st.h)
+		pin.Unpin()
+		st.pinners = append(st.pinners, pin)
+		st.events = append(st.events, ev)
+		return serr
+	}
+	st.pending = append(st.pending, pendingCopy{ev: ev, pin: pin, keep: keep})
+	return nil
+}
+
+var (
+	errOtherContext = errors.New("cuda: the stream belongs to another context than the memory")
+	errNilStream    = errors.New("cuda: nil *Stream (Context.DefaultStream returns the default stream)")
+)
+
+// deviceOp runs op, an asynchronous operation of resource r (device
+// memory, an event, a graph exec), on the stream.
+func (s *Stream) deviceOp(r *resource, op func(cu.Stream) error) error {
+	return s.with(r, func(st *streamState) error { return op(st.h) })
+}
+
+// with runs fn, an operation of resource r (device memory, an event, a
+// graph exec) on the stream, as a use of both: they must be of one
+// context, which is current on the locked thread fn runs on.
+func (s *Stream) with(r *resource, fn func(st *streamState) error) error {
+	if s == nil {
+		return errNilStream
+	}
+	st := s.st
+	if err := r.use(); err != nil {
+		return err
+	}
+	defer r.uses.release()
+	if r.ctx.ctx != st.ctx.ctx {
+		return errOtherContext
+	}
+	return st.do(func() error { return fn(st) })
+}
+
+// Event is a CUDA event (CUevent) with timing.
+type Event struct{ r *resource }
+
+// NewEvent creates an event that records time (cuEventCreate, CU_EVENT_DEFAULT).
+func (c *Context) NewEvent() (*Event, error) {
+	var e *Event
+	err := c.do(func(s *ctxState) error {
+		h, err := cu.EventCreate(uint32(cu.EventDefault))
+		if err == nil {
+			e = &Event{}
+			e.r = newResource(e, s, kindEvent, uint64(h), nil)
+		}
+		return err
+	})
+	return e, err
+}
+
+// Raw returns the driver's handle, for the cu package.
+func (e *Event) Raw() cu.Event { return cu.Event(e.r.h) }
+
+// Record records the event on s (cuEventRecord).
+func (e *Event) Record(s *Stream) error {
+	return s.deviceOp(e.r, func(h cu.Stream) error { return cu.EventRecord(cu.Event(e.r.h), h) })
+}
+
+// Synchronize waits for the event (cuEventSynchronize), blocking the thread.
+func (e *Event) Synchronize() error {
+	return e.r.do(func() error { return cu.EventSynchronize(cu.Event(e.r.h)) })
+}
+
+// Done reports whether the work before the event's record is done
+// (cuEventQuery).
+func (e *Event) Done() (bool, error) {
+	err := e.r.do(func() error { return cu.EventQuery(cu.Event(e.r.h)) })
+	if errors.Is(err, cu.ErrorNotReady) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Close destroys the event (cuEventDestroy). A second Close returns ErrFreed.
+func (e *Event) Close() error { return e.r.free() }
+
+// Elapsed returns the GPU time between two recorded, completed events
+// (cuEventElapsedTime, about half a microsecond of resolution).
+func Elapsed(start, end *Event) (time.Duration, error) {
+	if err := end.r.use(); err != nil {
+		return 0, err
+	}
+	defer end.r.uses.release()
+	var ms float32
+	err := start.r.do(func() (err error) {
+		ms, err = cu.EventElapsedTime(cu.Event(start.r.h), cu.Event(end.r.h))
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
+}
