@@ -25,8 +25,9 @@ import (
 //     "func" or a "//go:" directive; the rest are statements, compiled as
 //     the body of func main. The file imports every package the block's
 //     code (not its comments) names as "pkg." that its own imports do not:
-//     the generated packages of the major compiled against, ffi, and the
-//     standard packages in snippetStd. A "//go:embed NAME" gets an empty
+//     the Go API (cuda: github.com/cugen/cugen/cuda), the generated
+//     packages of the major compiled against, ffi, and the standard
+//     packages in snippetStd. A "//go:embed NAME" gets an empty
 //     NAME and `import _ "embed"`.
 //   - "declared and not used" errors are ignored (a snippet shows calls,
 //     not what is done with their results); every other error fails.
@@ -39,8 +40,10 @@ import (
 //     must say it is CUDA 13's ("CUDA 13's" or "CUDA 13 only");
 //     "skip: WHY": not compiled, for WHY.
 //
-// Blocks are written for generated/cuda13; for cuda12 their import paths
-// are rewritten to generated/cuda12.
+// Blocks are written for CUDA 13: the Go API with no build tag and the C
+// API packages of generated/cuda13. For CUDA 12 they are built with
+// -tags cuda12 and their generated/cuda13 import paths rewritten to
+// generated/cuda12.
 type snippet struct {
 	file    string // the Markdown file, relative to the module root
 	line    int    // the line of the block's first code line
@@ -56,7 +59,7 @@ type snippet struct {
 var snippetStd = []string{"errors", "fmt", "log", "os", "runtime", "unsafe"}
 
 // snippetGenerated are the generated packages a snippet may use unimported.
-var snippetGenerated = []string{"cu", "cudart", "cuda", "nvrtc", "nvjitlink", "nccl", "nvml",
+var snippetGenerated = []string{"cu", "cudart", "nvrtc", "nvjitlink", "nccl", "nvml",
 	"cublas", "cublaslt", "cufft", "curand", "cusolver", "cusparse"}
 
 // snippets returns file's ```go blocks.
@@ -177,8 +180,8 @@ func snippetFile(s snippet, major string) (string, []string, error) {
 			imports = append(imports, fmt.Sprintf("%q", name))
 		case slices.Contains(snippetGenerated, name):
 			imports = append(imports, fmt.Sprintf("%q", "github.com/cugen/cugen/generated/"+major+"/"+name))
-		case name == "ffi":
-			imports = append(imports, `"github.com/cugen/cugen/ffi"`)
+		case name == "ffi" || name == "cuda":
+			imports = append(imports, fmt.Sprintf("%q", "github.com/cugen/cugen/"+name))
 		default:
 			// A local variable's method or field (err.Error, d.Pointer)
 			// is no package: only an unknown name that is declared
@@ -204,20 +207,29 @@ func snippetFile(s snippet, major string) (string, []string, error) {
 	return b.String(), embeds, nil
 }
 
-// TestREADMESnippets: every ```go block of README.md and docs/layer.md
-// compiles, by the rule of snippet, against generated/cuda13 and, with
-// its import paths rewritten, generated/cuda12, except a block marked
-// "cuda13 only", which must not build against cuda12 and whose paragraph
-// must say so. What the README shows works for both majors, or says which.
-// One workspace module, one go build per major.
+// TestREADMESnippets: every ```go block of README.md and of docs/*.md
+// compiles, by the rule of snippet, for CUDA 13 (no tag, generated/cuda13)
+// and for CUDA 12 (-tags cuda12, import paths rewritten to
+// generated/cuda12), except a block marked "cuda13 only", which must not
+// build for cuda12 and whose paragraph must say so. What the documents
+// show works for both majors, or says which. One workspace module, one go
+// build per major.
 func TestREADMESnippets(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	says13 := regexp.MustCompile(`CUDA 13('s| only)`)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"README.md"}
+	for _, d := range docs {
+		files = append(files, path.Join("docs", filepath.Base(d)))
+	}
 	var all []snippet
-	for _, f := range []string{"README.md", "docs/layer.md"} {
+	for _, f := range files {
 		all = append(all, snippets(t, root, f)...)
 	}
 	if len(all) == 0 {
@@ -269,7 +281,11 @@ func TestREADMESnippets(t *testing.T) {
 				write(filepath.Join(pkg, e), "")
 			}
 		}
-		cmd := exec.Command(gobin, "build", "-gcflags=-e", "-o", os.DevNull, "./...")
+		args := []string{"build", "-gcflags=-e", "-o", os.DevNull}
+		if major == "cuda12" {
+			args = append(args, "-tags", "cuda12")
+		}
+		cmd := exec.Command(gobin, append(args, "./...")...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK="+filepath.Join(dir, "go.work"), "GOFLAGS=")
 		out, _ := cmd.CombinedOutput()
@@ -293,10 +309,10 @@ func TestREADMESnippets(t *testing.T) {
 			errs := failed[p]
 			switch {
 			case s.only13 && major == "cuda12" && len(errs) == 0:
-				t.Errorf("%s:%d: the block is marked cuda13 only, but it builds against generated/cuda12", s.file, s.line)
+				t.Errorf("%s:%d: the block is marked cuda13 only, but it builds for cuda12", s.file, s.line)
 			case s.only13 && major == "cuda12":
 			case len(errs) > 0:
-				t.Errorf("%s:%d: the block does not compile against generated/%s:\n%s\n%s", s.file, s.line, major, strings.Join(errs, "\n"), s.code)
+				t.Errorf("%s:%d: the block does not compile for %s:\n%s\n%s", s.file, s.line, major, strings.Join(errs, "\n"), s.code)
 			}
 		}
 	}
