@@ -126,9 +126,8 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
 OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
-import: cublas brings cudart). Library names: cu, cudart, nvrtc, nvjitlink,
-cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
-every library whose headers are present. gen also writes the Go layer,
+import: cublas brings cudart); an unknown name lists them all (the table
+of docs/libraries.md too). Default: every library whose headers are present. gen also writes the Go layer,
 package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
 another); a missing or unknown name lists the known ones.
@@ -360,7 +359,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
-	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	descPath := fs.String("desc", "", "a library description (JSON, docs/generating.md's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
 	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList
 	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
