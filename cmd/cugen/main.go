@@ -1,9 +1,8 @@
 // Command cugen generates Go packages from NVIDIA's CUDA headers, with no
 // cgo: one package per library the headers declare (cu for the driver API,
-// cudart for the runtime API, and nvrtc, nvjitlink, cublas, cublaslt,
-// curand, cufft, cusparse, cusolver, nvml and nccl: the descriptions of
-// package library), each opening its shared library (libcuda.so.1,
-// libcudart.so.N, ...) at run time.
+// cudart for the runtime API, and one for each other description of package
+// library: docs/libraries.md lists them), each opening its shared library
+// (libcuda.so.1, libcudart.so.N, ...) at run time.
 //
 // Commands for users:
 //
