@@ -187,3 +187,30 @@ func TestREADMEPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEFrontDoor: the README stays a front door (issue 39): at most
+// 250 lines, and its first screen (40 lines) gives the two commands, to
+// generate and to test. Reference belongs in docs/ and package docs.
+func TestREADMEFrontDoor(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFrontDoor(t, string(readme))
+}
+
+// checkFrontDoor reports what of TestREADMEFrontDoor's rules text breaks.
+func checkFrontDoor(t *testing.T, text string) {
+	t.Helper()
+	const maxLines, screen = 250, 40
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > maxLines {
+		t.Errorf("README.md has %d lines, more than %d: move reference to docs/", len(lines), maxLines)
+	}
+	first := strings.Join(lines[:min(screen, len(lines))], "\n")
+	for _, want := range []string{"go tool cugen gen", "make generate", "make test"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("README.md's first %d lines do not name %q: the two commands belong on the first screen", screen, want)
+		}
+	}
+}
