@@ -82,5 +82,10 @@
 // callback tables, the version guard) is in package ffiimpl, which only
 // generated code imports.
 //
-// Only linux/amd64 and linux/arm64 are supported.
+// It builds for linux/amd64, linux/arm64 and windows/amd64. Linux is the
+// supported system. On Windows a library's DLL is named after its Linux
+// soname (libcudart.so.12 is cudart64_12.dll, libcuda.so.1 the driver's
+// nvcuda.dll) and searched for the Windows way; that port is tested under
+// wine, against stand-in DLLs, not against NVIDIA's driver on Windows
+// (make test-windows; docs/testing.md).
 package ffi

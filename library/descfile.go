@@ -196,7 +196,7 @@ func exactKeys(v any, t reflect.Type, at string) error {
 		for _, k := range sortedMapKeys(obj) {
 			ft, ok := fields[k]
 			if !ok {
-				return fmt.Errorf("unknown field %s (the fields are those of README.md's \"Bind your own library\")", strconv.Quote(joinField(at, k)))
+				return fmt.Errorf("unknown field %s (the fields are those of docs/generating.md's \"Bind your own library\")", strconv.Quote(joinField(at, k)))
 			}
 			if err := exactKeys(obj[k], ft, joinField(at, k)); err != nil {
 				return err

@@ -10,6 +10,10 @@
 // library does not fit in the generic rules (a parameter the documentation
 // gets wrong, a buffer length) is an audited override listed in its Desc,
 // next to everything else about it.
+//
+// docs/libraries.md's table of the family is written from All (its test
+// TestDocTable fails when the two differ; -update rewrites the table), so
+// a new description is documented by running that test.
 package library
 
 import (

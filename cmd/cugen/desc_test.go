@@ -10,7 +10,7 @@ import (
 	"github.com/cugen/cugen/internal/testset"
 )
 
-// mylibDir is the fixture of "Bind your own library" (README.md): a C
+// mylibDir is the fixture of "Bind your own library" (docs/generating.md): a C
 // library of a project's own (mylib.h, mylib.c), its description
 // (mylib.json) and a test calling it through the generated package
 // (use_test.go).

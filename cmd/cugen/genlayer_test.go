@@ -143,7 +143,7 @@ func TestGenLayer(t *testing.T) {
 	}
 }
 
-// TestGenSetInModule: the README's recipe in a module of its own with no
+// TestGenSetInModule: the recipe of docs/generating.md in a module of its own with no
 // headers.lock: gen -set 12.4 -lib cu,cudart,nvrtc -out cuda writes the
 // three packages and the layer, imports from go.mod's module path; the
 // module builds and vets with them, and gen -check passes. Was: "open

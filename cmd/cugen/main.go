@@ -1,9 +1,8 @@
 // Command cugen generates Go packages from NVIDIA's CUDA headers, with no
 // cgo: one package per library the headers declare (cu for the driver API,
-// cudart for the runtime API, and nvrtc, nvjitlink, cublas, cublaslt,
-// curand, cufft, cusparse, cusolver, nvml and nccl: the descriptions of
-// package library), each opening its shared library (libcuda.so.1,
-// libcudart.so.N, ...) at run time.
+// cudart for the runtime API, and one for each other description of package
+// library: docs/libraries.md lists them), each opening its shared library
+// (libcuda.so.1, libcudart.so.N, ...) at run time.
 //
 // Commands for users:
 //
@@ -127,9 +126,8 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
 OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
-import: cublas brings cudart). Library names: cu, cudart, nvrtc, nvjitlink,
-cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
-every library whose headers are present. gen also writes the Go layer,
+import: cublas brings cudart); an unknown name lists them all (the table
+of docs/libraries.md too). Default: every library whose headers are present. gen also writes the Go layer,
 package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
 another); a missing or unknown name lists the known ones. gen -set emits
@@ -405,7 +403,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
-	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	descPath := fs.String("desc", "", "a library description (JSON, docs/generating.md's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
 	parse := fs.Bool("parse", false, "with -set: parse the set's pinned headers (fetched) even where cugen carries the set's IR, which it emits from otherwise with no download")
 	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (cuda/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList

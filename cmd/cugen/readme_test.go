@@ -89,8 +89,8 @@ func TestUsageGroups(t *testing.T) {
 	}
 }
 
-// TestREADMECommands: the README's "Commands" section groups the commands
-// as the usage does.
+// TestREADMECommands: the README's "cugen's commands" section groups the
+// commands as the usage does.
 func TestREADMECommands(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -99,13 +99,15 @@ func TestREADMECommands(t *testing.T) {
 	checkGroups(t, "README.md", string(readme))
 }
 
-// TestREADMEPackages: the README's table of the module's packages (the one
-// whose header row is "| directory | what it is |") names every directory
+// TestREADMEPackages: the table of the module's packages in
+// docs/architecture.md (the one whose header row is
+// "| directory | what it is |") names every directory
 // of the module holding Go files, itself ("dir/") or through a row for a
 // directory above it ("dir/..."), and only directories that exist. Other
 // modules (a go.mod of their own) and testdata are not the module's.
 func TestREADMEPackages(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	const doc = "docs/architecture.md"
+	readme, err := os.ReadFile("../../" + doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestREADMEPackages(t *testing.T) {
 		}
 	}
 	if len(exact)+len(below) == 0 {
-		t.Fatal(`README.md has no table with the header "| directory | what it is |"`)
+		t.Fatalf(`%s has no table with the header "| directory | what it is |"`, doc)
 	}
 	root := filepath.Join("..", "..")
 	named, missing := map[string]bool{}, map[string]bool{}
@@ -167,7 +169,7 @@ func TestREADMEPackages(t *testing.T) {
 		}
 		if !missing[dir] {
 			missing[dir] = true
-			t.Errorf("README.md's package table does not name %s/ (add a row, or one for a directory above it ending in /...)", dir)
+			t.Errorf("%s's package table does not name %s/ (add a row, or one for a directory above it ending in /...)", doc, dir)
 		}
 		return nil
 	})
@@ -176,12 +178,39 @@ func TestREADMEPackages(t *testing.T) {
 	}
 	for d := range exact {
 		if !named[d] {
-			t.Errorf("README.md's package table names %s/, which holds no Go file of the module", d)
+			t.Errorf("%s's package table names %s/, which holds no Go file of the module", doc, d)
 		}
 	}
 	for d := range below {
 		if !named[d] {
-			t.Errorf("README.md's package table names %s/..., under which the module has no Go file", d)
+			t.Errorf("%s's package table names %s/..., under which the module has no Go file", doc, d)
+		}
+	}
+}
+
+// TestREADMEFrontDoor: the README stays a front door (issue 39): at most
+// 250 lines, and its first screen (40 lines) gives the two commands, to
+// generate and to test. Reference belongs in docs/ and package docs.
+func TestREADMEFrontDoor(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFrontDoor(t, string(readme))
+}
+
+// checkFrontDoor reports what of TestREADMEFrontDoor's rules text breaks.
+func checkFrontDoor(t *testing.T, text string) {
+	t.Helper()
+	const maxLines, screen = 250, 40
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > maxLines {
+		t.Errorf("README.md has %d lines, more than %d: move reference to docs/", len(lines), maxLines)
+	}
+	first := strings.Join(lines[:min(screen, len(lines))], "\n")
+	for _, want := range []string{"go tool cugen gen", "make generate", "make test"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("README.md's first %d lines do not name %q: the two commands belong on the first screen", screen, want)
 		}
 	}
 }

@@ -27,8 +27,9 @@ import (
 //     "func" or a "//go:" directive; the rest are statements, compiled as
 //     the body of func main. The file imports every package the block's
 //     code (not its comments) names as "pkg." that its own imports do not:
-//     the generated packages of the major compiled against, ffi, and the
-//     standard packages in snippetStd. A "//go:embed NAME" gets an empty
+//     the Go API (cuda: github.com/cugen/cugen/cuda), the generated
+//     packages of the major compiled against, ffi, and the standard
+//     packages in snippetStd. A "//go:embed NAME" gets an empty
 //     NAME and `import _ "embed"`.
 //   - "declared and not used" errors are ignored (a snippet shows calls,
 //     not what is done with their results); every other error fails.
@@ -213,20 +214,29 @@ func snippetFile(s snippet, major string) (string, []string, error) {
 	return b.String(), embeds, nil
 }
 
-// TestREADMESnippets: every ```go block of README.md and docs/layer.md
-// compiles, by the rule of snippet, against generated/cuda13 and, with
-// its import paths rewritten, generated/cuda12, except a block marked
-// "cuda13 only", which must not build against cuda12 and whose paragraph
-// must say so. What the README shows works for both majors, or says which.
-// One workspace module, one go build per major.
+// TestREADMESnippets: every ```go block of README.md and of docs/*.md
+// compiles, by the rule of snippet, for CUDA 13 (no tag, generated/cuda13)
+// and for CUDA 12 (-tags cuda12, import paths rewritten to
+// generated/cuda12), except a block marked "cuda13 only", which must not
+// build for cuda12 and whose paragraph must say so. What the documents
+// show works for both majors, or says which. One workspace module, one go
+// build per major.
 func TestREADMESnippets(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	says13 := regexp.MustCompile(`CUDA 13('s| only)`)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []string{"README.md"}
+	for _, d := range docs {
+		files = append(files, path.Join("docs", filepath.Base(d)))
+	}
 	var all []snippet
-	for _, f := range []string{"README.md", "docs/layer.md"} {
+	for _, f := range files {
 		all = append(all, snippets(t, root, f)...)
 	}
 	if len(all) == 0 {
@@ -296,16 +306,19 @@ func TestREADMESnippets(t *testing.T) {
 			failed[pkg] = append(failed[pkg], l)
 		}
 		if other := failed[""]; len(other) > 0 {
-			t.Errorf("go build of the snippets against %s: %s", major, strings.Join(other, "\n"))
+			// The build stopped before compiling the snippets (a
+			// package not found): what each block would do is unknown.
+			t.Errorf("go build of the snippets for %s: %s", major, strings.Join(other, "\n"))
+			continue
 		}
 		for p, s := range pkgs {
 			errs := failed[p]
 			switch {
 			case s.only13 && major == "cuda12" && len(errs) == 0:
-				t.Errorf("%s:%d: the block is marked cuda13 only, but it builds against generated/cuda12", s.file, s.line)
+				t.Errorf("%s:%d: the block is marked cuda13 only, but it builds for cuda12", s.file, s.line)
 			case s.only13 && major == "cuda12":
 			case len(errs) > 0:
-				t.Errorf("%s:%d: the block does not compile against generated/%s:\n%s\n%s", s.file, s.line, major, strings.Join(errs, "\n"), s.code)
+				t.Errorf("%s:%d: the block does not compile for %s:\n%s\n%s", s.file, s.line, major, strings.Join(errs, "\n"), s.code)
 			}
 		}
 	}

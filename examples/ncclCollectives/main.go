@@ -14,7 +14,7 @@
 // makes the communicator's ncclUniqueId and hands it to the others over a
 // TCP connection to -addr, which is how a job on several machines
 // bootstraps: start the command on every node with -rank, -nranks, -device
-// and the -addr of rank 0's node (see the README).
+// and the -addr of rank 0's node (see docs/nccl.md).
 //
 // A size is the largest buffer of the operation: the result of all-gather,
 // the input of reduce-scatter. Elements are float32; rank r contributes
