@@ -92,9 +92,8 @@ wheels-from-ir:
 		echo "cugen: generated/cuda$$m/$$lib from generated/cuda$$m/ir-$$lib.json.gz"; \
 	done
 
-# check regenerates every committed package in a temporary directory and
-# compares (listing the stale ones), then vets the tree for each platform
-# (mk/check.sh).
+# check regenerates every committed package into a temporary directory,
+# listing the stale ones, then vets the tree for each platform (mk/check.sh).
 check: deps
 	@sh mk/check.sh
 
