@@ -444,8 +444,14 @@ func TestIPCHandleMisaligned(t *testing.T) {
 	}
 	s, closeStream := fakeStream(c, 0x51)
 	defer closeStream()
-	p, _ := c.NewIPCMemPool(MemPoolOptions{})
-	pb, _ := AllocFromPool[float32](p.MemPool, s, 64)
+	p, err := c.NewIPCMemPool(MemPoolOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := AllocFromPool[float32](p.MemPool, s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pp, err := ExportPoolPointer(pb)
 	if err != nil {
 		t.Fatal(err)

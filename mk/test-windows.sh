@@ -23,11 +23,12 @@
 # is an error with the advice.
 #
 # The layer's (package cuda's) tests run on its fake driver, those that
-# need a driver skipping; WINDOWS_LAYER_SKIP leaves out three:
+# need a driver skipping; WINDOWS_LAYER_SKIP leaves out four:
 # TestFindDeviceRuntime passes but wine 8.0 cannot remove its temporary
 # directory ("Invalid function"), TestMathScalarsAligned reads the
-# layer's source beside the test binary, and TestIPCHandleBounds makes an
-# IPC pool, which Windows refuses (a POSIX descriptor).
+# layer's source beside the test binary, and TestIPCHandleBounds and
+# TestIPCHandleMisaligned make an IPC pool, which Windows refuses (a POSIX
+# descriptor).
 #
 # Settings come from the Makefile: GO, WINE, WINESERVER, MINGW,
 # WINDOWS_LAYER_SKIP.
