@@ -83,7 +83,7 @@ func (c *Context) ModuleWithDeviceRuntime(src Source, devrt string) (*Module, er
 		if name == "" {
 			name = "kernel.cu"
 		}
-		err = cu.LinkAddData(st, typ, unsafe.Pointer(&data[0]), uint64(len(data)), name, 0, nil, nil)
+		err = cu.LinkAddData(st, typ, unsafe.Pointer(&data[0]), uint64(len(data)), &name, 0, nil, nil)
 		runtime.KeepAlive(data)
 		if err != nil {
 			return fmt.Errorf("cuda: linking: %w", err)

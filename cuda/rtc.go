@@ -64,7 +64,7 @@ func Compile(src Source) (*Compiled, error) {
 		incs = append(incs, inc)
 		hdrs = append(hdrs, src.Headers[inc])
 	}
-	prog, err := nvrtc.CreateProgram(src.Code, name, hdrs, incs)
+	prog, err := nvrtc.CreateProgram(src.Code, &name, hdrs, incs)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: compiling %s: %w", name, err)
 	}

@@ -28,7 +28,7 @@ func newNVVMProgram(t *testing.T, ir string) nvvm.Program {
 			t.Errorf("DestroyProgram: %v (handle after: %#x)", err, prog)
 		}
 	})
-	if err := nvvm.AddModuleToProgram(prog, ir, uint64(len(ir)), "scale.ll"); err != nil {
+	if err := nvvm.AddModuleToProgram(prog, ir, uint64(len(ir)), new("scale.ll")); err != nil {
 		t.Fatal(err)
 	}
 	return prog

@@ -24,7 +24,7 @@ func needNVRTC(t *testing.T) {
 // compile compiles src with options and returns the program.
 func compile(t *testing.T, src string, options ...string) nvrtc.Program {
 	t.Helper()
-	prog, err := nvrtc.CreateProgram(src, "saxpy.cu", nil, nil)
+	prog, err := nvrtc.CreateProgram(src, new("saxpy.cu"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestNVRTCSupportedArchs(t *testing.T) {
 // NVRTC_ERROR_COMPILATION, and the error holds the program log's line.
 func TestNVRTCCompileErrorCarriesLog(t *testing.T) {
 	needNVRTC(t)
-	prog, err := nvrtc.CreateProgram("extern \"C\" __global__ void broken(float *y) { y[0] = ; }\n", "broken.cu", nil, nil)
+	prog, err := nvrtc.CreateProgram("extern \"C\" __global__ void broken(float *y) { y[0] = ; }\n", new("broken.cu"), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +111,12 @@ func TestNVRTCCompileErrorCarriesLog(t *testing.T) {
 // must agree, or C would read past the shorter.
 func TestNVRTCCreateProgramHeaderLengths(t *testing.T) {
 	needNVRTC(t)
-	_, err := nvrtc.CreateProgram(cudatest.SaxpySource, "x.cu", []string{"a", "b"}, []string{"a.h"})
+	_, err := nvrtc.CreateProgram(cudatest.SaxpySource, new("x.cu"), []string{"a", "b"}, []string{"a.h"})
 	if err == nil || !strings.Contains(err.Error(), "len(includeNames) = 1 but len(headers) = 2") {
 		t.Fatalf("CreateProgram with 2 headers and 1 name = %v", err)
 	}
 	// A header given by name from a Go string is found by the include.
-	prog, err := nvrtc.CreateProgram("#include \"scale.h\"\nextern \"C\" __global__ void k(float *y) { y[0] = SCALE; }\n", "k.cu",
+	prog, err := nvrtc.CreateProgram("#include \"scale.h\"\nextern \"C\" __global__ void k(float *y) { y[0] = SCALE; }\n", new("k.cu"),
 		[]string{"#define SCALE 2.5f\n"}, []string{"scale.h"})
 	if err != nil {
 		t.Fatal(err)

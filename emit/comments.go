@@ -191,6 +191,8 @@ func (m *model) wrapperDoc(d *ir.Doc, ps []*param) string {
 		case roleBufferLen:
 			dp.drop = true
 			dp.ref = fmt.Sprintf("the buffer length (%d bytes, passed by the wrapper)", stringBufferLen)
+		case roleOptString:
+			dp.mark = "(nil passes NULL)"
 		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
 			dp.mark = "(result)"
 			if p.role == roleOut && p.c.Array != nil && p.c.Array.Len > 0 {

@@ -20,6 +20,7 @@ const (
 	roleFloat                         // float/double: f.Float32/64
 	rolePointer                       // Go pointer or unsafe.Pointer: f.Int + KeepAlive
 	roleString                        // const char *: Go string, NUL-terminated copy
+	roleOptString                     // const char * the docs allow to be NULL: *string, nil is NULL
 	roleStruct                        // struct by value: f.Struct
 	roleOut                           // documented output: a result
 	roleOutAligned                    // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
@@ -233,6 +234,10 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
 			p.role = roleString
 			p.goType = jen.String()
+			if nullableString(p.c.Doc) {
+				p.role = roleOptString
+				p.goType = jen.Op("*").String()
+			}
 		case rt.Kind == ir.FuncPtr:
 			cb := m.callbackOf(t)
 			switch {
@@ -406,6 +411,8 @@ func (m *model) paramAudit(f *ir.Function, ps []*param) []string {
 		switch p.role {
 		case roleStrings:
 			add("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, p.c.Array.Param)
+		case roleOptString:
+			add("nullable %s.%s: *string, nil passes NULL (%q): %s", f.Name, p.c.Name, nullableReason(p.c.Doc), strings.Join(strings.Fields(p.c.Doc), " "))
 		case roleLaunchExtra:
 			add("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name)
 		case roleKernelArgs:
@@ -1113,6 +1120,8 @@ func (w *wrapper) prepare() {
 		switch p.role {
 		case roleString:
 			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIImplPath, "CString").Call(v))
+		case roleOptString:
+			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIImplPath, "OptCString").Call(v))
 		case roleStrings:
 			if o := p.countOf; o != nil {
 				w.body = append(w.body, jen.If(jen.Len(v).Op("!=").Len(jen.Id(o.goName))).Add(w.fail(
@@ -1276,7 +1285,7 @@ func (w *wrapper) arguments() {
 			} else {
 				keep(jen.Op("&").Id(p.goName + "C"))
 			}
-		case roleString:
+		case roleString, roleOptString:
 			cs := p.goName + "C"
 			word(jen.Uintptr().Call(unsafePointer(jen.Id(cs))))
 			keep(jen.Id(cs))

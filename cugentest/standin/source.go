@@ -29,7 +29,8 @@ static int property(int type, int *v, int major) {
 const driverSource = `
 #define COUNTED(X) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuStreamSynchronize) \
 	X(cuMemAlloc_v2) X(cuMemAllocAsync) X(cuMemFree_v2) X(cuMemFreeAsync) \
-	X(cuMemcpyHtoDAsync_v2) X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuDevicePrimaryCtxRelease_v2)
+	X(cuMemcpyHtoDAsync_v2) X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuDevicePrimaryCtxRelease_v2) \
+	X(cuLinkAddData_v2) X(cuLinkAddData_v2_nullName)
 ` + common + `
 static __thread void *current;
 int cuInit(unsigned flags) { return 0; }
@@ -50,6 +51,12 @@ int cuStreamSynchronize(void *s) { HIT(cuStreamSynchronize); return 0; }
 int cuStreamQuery(void *s) { return 0; }
 int cuCtxPushCurrent_v2(void *c) { current = c; return 0; }
 int cuCtxPopCurrent_v2(void **c) { if (c) *c = current; return 0; }
+/* cuLinkAddData_v2_nullName counts the calls whose name was NULL. */
+int cuLinkAddData_v2(void *st, int typ, void *data, size_t n, const char *name, unsigned k, void *o, void **v) {
+	HIT(cuLinkAddData_v2);
+	if (!name) HIT(cuLinkAddData_v2_nullName);
+	return 0;
+}
 int cuMemAlloc_v2(uint64_t *p, size_t n) { HIT(cuMemAlloc_v2); *p = (uint64_t)(uintptr_t)calloc(1, n ? n : 1); return 0; }
 int cuMemFree_v2(uint64_t p) { HIT(cuMemFree_v2); free((void *)(uintptr_t)p); return 0; }
 int cuMemAllocAsync(uint64_t *p, size_t n, void *s) { HIT(cuMemAllocAsync); *p = (uint64_t)(uintptr_t)calloc(1, n ? n : 1); return 0; }

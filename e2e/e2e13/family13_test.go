@@ -228,6 +228,6 @@ func nvvmProgram(t *testing.T, ir string) nvvm.Program {
 			t.Errorf("nvvmDestroyProgram: %v", err)
 		}
 	})
-	must(t, "nvvmAddModuleToProgram", nvvm.AddModuleToProgram(prog, ir, uint64(len(ir)), "scale.ll"))
+	must(t, "nvvmAddModuleToProgram", nvvm.AddModuleToProgram(prog, ir, uint64(len(ir)), new("scale.ll")))
 	return prog
 }

@@ -15,7 +15,7 @@ import (
 // compile13 compiles cudatest.SaxpySource with NVRTC 13 for one option set.
 func compile13(t *testing.T, option string, get func(nvrtc.Program) ([]byte, error)) []byte {
 	t.Helper()
-	prog, err := nvrtc.CreateProgram(cudatest.SaxpySource, "saxpy.cu", nil, nil)
+	prog, err := nvrtc.CreateProgram(cudatest.SaxpySource, new("saxpy.cu"), nil, nil)
 	must(t, "nvrtcCreateProgram", err)
 	defer nvrtc.DestroyProgram(&prog)
 	must(t, "nvrtcCompileProgram", nvrtc.CompileProgram(prog, []string{option}))

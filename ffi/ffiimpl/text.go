@@ -17,6 +17,15 @@ func CString(s string) *byte {
 	return &b[0]
 }
 
+// OptCString is CString for a C string the callee allows to be NULL: nil
+// for a nil s, which C receives as NULL ("" is a string, not NULL).
+func OptCString(s *string) *byte {
+	if s == nil {
+		return nil
+	}
+	return CString(*s)
+}
+
 // MaxString is the most bytes GoString reads of a C string: a string
 // without a NUL within them is cut there. It is far above any CUDA string
 // (error texts are a line; a kernel's mangled name of heavy template

@@ -2019,7 +2019,7 @@ func LinkCreate(numOptions uint32, options *cu.JitOption, optionValues *uintptr)
 }
 
 // LinkAddData calls [cu.LinkAddData].
-func LinkAddData(state cu.LinkState, typ cu.JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *cu.JitOption, optionValues *uintptr) error {
+func LinkAddData(state cu.LinkState, typ cu.JitInputType, data unsafe.Pointer, size uint64, name *string, numOptions uint32, options *cu.JitOption, optionValues *uintptr) error {
 	return cu.LinkAddData(state, typ, data, size, name, numOptions, options, optionValues)
 }
 

@@ -67,7 +67,7 @@ func GetSupportedArchs() ([]int32, error) {
 }
 
 // CreateProgram calls [nvrtc.CreateProgram].
-func CreateProgram(src string, name string, headers []string, includeNames []string) (nvrtc.Program, error) {
+func CreateProgram(src string, name *string, headers []string, includeNames []string) (nvrtc.Program, error) {
 	return nvrtc.CreateProgram(src, name, headers, includeNames)
 }
 

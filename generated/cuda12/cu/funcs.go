@@ -2725,7 +2725,7 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *uintptr) (s
 //   - typ: The type of the input data.
 //   - data: The input data. PTX must be NULL-terminated.
 //   - size: The length of the input data.
-//   - name: An optional name for this input in log messages.
+//   - name: (nil passes NULL) An optional name for this input in log messages.
 //   - numOptions: Size of options.
 //   - options: Options to be applied only for this input (overrides options
 //     from [LinkCreate]).
@@ -2739,12 +2739,12 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *uintptr) (s
 // will be accepted
 //
 // See also: [LinkCreate], [LinkAddFile], [LinkComplete], [LinkDestroy].
-func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *uintptr) error {
+func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size uint64, name *string, numOptions uint32, options *JitOption, optionValues *uintptr) error {
 	sym, err := procLinkAddData.Addr()
 	if err != nil {
 		return err
 	}
-	nameC := ffiimpl.CString(name)
+	nameC := ffiimpl.OptCString(name)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(state))
 	frame.Int(uintptr(typ))

@@ -120,18 +120,18 @@ func DestroyProgram(prog *Program) error {
 //   - prog: NVVM program.
 //   - buffer: NVVM IR module in the bitcode or text representation.
 //   - size: Size of the NVVM IR module.
-//   - name: Name of the NVVM IR module. If NULL, "<unnamed>" is used as the
-//     name.
+//   - name: (nil passes NULL) Name of the NVVM IR module. If NULL, "<unnamed>"
+//     is used as the name.
 //
 // Returns: [Success], [ErrorOutOfMemory], [ErrorInvalidInput],
 // [ErrorInvalidProgram]
-func AddModuleToProgram(prog Program, buffer string, size uint64, name string) error {
+func AddModuleToProgram(prog Program, buffer string, size uint64, name *string) error {
 	sym, err := procAddModuleToProgram.Addr()
 	if err != nil {
 		return err
 	}
 	bufferC := ffiimpl.CString(buffer)
-	nameC := ffiimpl.CString(name)
+	nameC := ffiimpl.OptCString(name)
 	r := ffiimpl.CallInts(sym, uintptr(prog), uintptr(unsafe.Pointer(bufferC)), uintptr(size), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(bufferC)
 	runtime.KeepAlive(nameC)
@@ -157,18 +157,18 @@ func AddModuleToProgram(prog Program, buffer string, size uint64, name string) e
 //   - prog: NVVM program.
 //   - buffer: NVVM IR module in the bitcode representation.
 //   - size: Size of the NVVM IR module.
-//   - name: Name of the NVVM IR module. If NULL, "<unnamed>" is used as the
-//     name.
+//   - name: (nil passes NULL) Name of the NVVM IR module. If NULL, "<unnamed>"
+//     is used as the name.
 //
 // Returns: [Success], [ErrorOutOfMemory], [ErrorInvalidInput],
 // [ErrorInvalidProgram]
-func LazyAddModuleToProgram(prog Program, buffer string, size uint64, name string) error {
+func LazyAddModuleToProgram(prog Program, buffer string, size uint64, name *string) error {
 	sym, err := procLazyAddModuleToProgram.Addr()
 	if err != nil {
 		return err
 	}
 	bufferC := ffiimpl.CString(buffer)
-	nameC := ffiimpl.CString(name)
+	nameC := ffiimpl.OptCString(name)
 	r := ffiimpl.CallInts(sym, uintptr(prog), uintptr(unsafe.Pointer(bufferC)), uintptr(size), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(bufferC)
 	runtime.KeepAlive(nameC)

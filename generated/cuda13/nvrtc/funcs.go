@@ -122,8 +122,8 @@ func GetSupportedArchs() ([]int32, error) {
 //
 //   - prog: (result) CUDA Runtime Compilation program.
 //   - src: CUDA program source.
-//   - name: CUDA program name. name can be NULL; "default_program" is used when
-//     name is NULL or "".
+//   - name: (nil passes NULL) CUDA program name. name can be NULL;
+//     "default_program" is used when name is NULL or "".
 //   - numHeaders: Number of headers used. numHeaders must be greater than or
 //     equal to 0.
 //   - headers: Sources of the headers. headers can be NULL when numHeaders
@@ -138,13 +138,13 @@ func GetSupportedArchs() ([]int32, error) {
 // See also: [DestroyProgram].
 //
 // The C count numHeaders is len(headers). len(includeNames) must equal it.
-func CreateProgram(src, name string, headers, includeNames []string) (prog Program, err error) {
+func CreateProgram(src string, name *string, headers, includeNames []string) (prog Program, err error) {
 	sym, err := procCreateProgram.Addr()
 	if err != nil {
 		return
 	}
 	srcC := ffiimpl.CString(src)
-	nameC := ffiimpl.CString(name)
+	nameC := ffiimpl.OptCString(name)
 	headersC := ffiimpl.CStrings(headers)
 	if len(includeNames) != len(headers) {
 		err = ffiimpl.LengthMismatch("nvrtcCreateProgram", "includeNames", len(includeNames), "headers", len(headers))
