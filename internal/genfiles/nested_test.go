@@ -206,3 +206,65 @@ func TestWriteNestedConcurrent(t *testing.T) {
 		t.Errorf("only %d of %d kills interrupted a run: the test no longer tests recovery", interrupted, rounds)
 	}
 }
+
+// TestWriteInsideAnotherOutput: a set written into a package of another
+// writer's output by a writer of its own (cugen kernels -out
+// OUT/cuda/kern, while cugen gen writes OUT and the sets nested in
+// OUT/cuda) takes turns with that writer: 50 rounds of both at once, every
+// write succeeds and OUT ends with whole sets and the kernels' package
+// kept. Before WriteSet took the locks of the outputs around its own, the
+// inner writer held OUT/cuda's lock alone and failed when gen staged
+// OUT/cuda as a whole (the rename of its staging directory: "no such file
+// or directory").
+func TestWriteInsideAnotherOutput(t *testing.T) {
+	fsync = func(*os.File) error { return nil }
+	defer func() { fsync = (*os.File).Sync }()
+	out := filepath.Join(t.TempDir(), "out")
+	if err := writeNested(out, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	kern := func(version string) []Dir {
+		p := testPkg(version, "kernels.go")
+		p.Name = "kern"
+		return []Dir{p.dir()}
+	}
+	const rounds = 50
+	for round := range rounds {
+		errs := make(chan error, 2)
+		go func() {
+			for i := range 3 {
+				if err := writeNested(out, []string{"v1", "v2"}[i%2]); err != nil {
+					errs <- fmt.Errorf("gen: %w", err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+		go func() {
+			for i := range 3 {
+				if err := WriteSet(filepath.Join(out, "cuda"), kern([]string{"v1", "v2"}[i%2]), nil); err != nil {
+					errs <- fmt.Errorf("kernels: %w", err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		got := tree(t, filepath.Join(out, "cuda", "kern"))
+		want := kern("v1")[0] // the third write, the last
+		for _, f := range want.Files {
+			if got[f.Name] != string(f.Bytes) {
+				t.Fatalf("round %d: cuda/kern/%s is not the kernels' last write: %q", round, f.Name, got[f.Name])
+			}
+		}
+		for _, dir := range []string{out, filepath.Join(out, "cuda"), filepath.Join(out, "cuda", "kern")} {
+			if work := workEntries(t, dir); len(work) > 0 {
+				t.Fatalf("round %d: %s: work entries left: %v", round, dir, work)
+			}
+		}
+	}
+}

@@ -134,7 +134,7 @@ func WriteSet(out string, dirs []Dir, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	l, err := lockOut(out, logw)
+	l, err := lockWithEnclosing(out, logw)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,56 @@ func Lock(out string, logw io.Writer) (*Locked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lockOut(out, logw)
+	return lockWithEnclosing(out, logw)
+}
+
+// lockWithEnclosing takes the locks of the cugen outputs around out (the
+// directories above it that hold a LockFile), outermost first, then out's.
+// A set written inside another writer's output (cugen kernels -out
+// OUT/cuda/mykern, where cugen gen writes OUT) then takes turns with that
+// writer, which stages its packages as a whole and would move the inner
+// set's staging directory away, as a nested set under its own lock alone
+// did (issue 37). Outermost first, as Locked.WriteSet takes its locks, so
+// two writers never wait for each other.
+func lockWithEnclosing(out string, logw io.Writer) (*Locked, error) {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return nil, fmt.Errorf("cugen: output directory: %w", err)
+	}
+	var around []string
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(filepath.Join(d, LockFile)); err == nil && fi.Mode().IsRegular() {
+			around = append(around, d)
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var held []*Locked
+	release := func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			held[i].Unlock()
+		}
+	}
+	for i := len(around) - 1; i >= 0; i-- {
+		l, err := lockOut(around[i], logw)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, l)
+	}
+	l, err := lockOut(out, logw)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if len(held) == 0 {
+		return l, nil
+	}
+	inner := l.unlock
+	l.unlock = func() { inner(); release() }
+	return l, nil
 }
 
 func lockOut(out string, logw io.Writer) (*Locked, error) {
