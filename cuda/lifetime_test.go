@@ -33,6 +33,7 @@ type fakeDriver struct {
 	mem fakeMem // mempool_test.go
 	vm  fakeVM  // IPC and virtual memory (ipc_test.go)
 	arr fakeArr // array_test.go
+	strm fakeStreams // streamopts_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
