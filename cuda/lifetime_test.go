@@ -30,9 +30,9 @@ type fakeDriver struct {
 	launches atomic.Int64
 	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
 
-	mem fakeMem // mempool_test.go
-	vm  fakeVM  // IPC and virtual memory (ipc_test.go)
-	arr fakeArr // array_test.go
+	mem  fakeMem     // mempool_test.go
+	vm   fakeVM      // IPC and virtual memory (ipc_test.go)
+	arr  fakeArr     // array_test.go
 	strm fakeStreams // streamopts_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
