@@ -598,6 +598,7 @@ type driver interface {
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 	bindDriver                          // bindcache.go
 	streamDriver                        // streamopts.go
+	linkDriver                          // link.go
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;

@@ -34,6 +34,7 @@ type fakeDriver struct {
 	vm   fakeVM      // IPC and virtual memory (ipc_test.go)
 	arr  fakeArr     // array_test.go
 	strm fakeStreams // streamopts_test.go
+	link fakeLinker  // link_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
