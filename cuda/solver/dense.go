@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
 )
@@ -53,7 +54,7 @@ func Potrf[T Scalar](h *Handle, fill Fill, A Matrix[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	n, lda := int64(A.Rows), int64(A.ld())
 	var dsize, hsize uint64
 	err := h.call(func(cuStream) error {
@@ -94,7 +95,7 @@ func Potrs[T Scalar](h *Handle, fill Fill, A, B Matrix[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xpotrs(st.h, st.params, cublas.FillMode(fill), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()), dt, ptr(B.Buf), int64(B.ld()), info)
 	}, A.Buf, B.Buf)
@@ -126,7 +127,7 @@ func Getrf[T Scalar](h *Handle, A Matrix[T], ipiv *cuda.Buffer[int64]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	var dsize, hsize uint64
 	err := h.call(func(cuStream) error {
@@ -167,7 +168,7 @@ func Getrs[T Scalar](h *Handle, trans Op, A Matrix[T], ipiv *cuda.Buffer[int64],
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xgetrs(st.h, st.params, cublas.Operation(trans), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()),
 			(*int64)(ptr(ipiv)), dt, ptr(B.Buf), int64(B.ld()), info)
@@ -188,7 +189,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	var dsize, hsize uint64
 	err := h.call(func(cuStream) error {
@@ -216,7 +217,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 // ConjTrans (Trans is refused, as LAPACK's unmqr does).
 func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buffer[T], C Matrix[T]) error {
 	const op = "Ormqr"
-	complexT := dataType[T]() == cudartC32F || dataType[T]() == cudartC64F
+	complexT := mathlib.TypeOf[T]() == cudartC32F || mathlib.TypeOf[T]() == cudartC64F
 	if err := checkOrmqr(shapeOf("A", A), shapeOf("C", C), side, trans, complexT, lenOf(tau)); err != nil {
 		return err
 	}
@@ -305,7 +306,7 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	ldu, ldvt := int64(1), int64(1)
 	var pu, pvt = unsafe.Pointer(nil), unsafe.Pointer(nil)
 	if jobu != NoVectors {
@@ -363,7 +364,7 @@ func Syevd[T Float](h *Handle, vectors bool, fill Fill, A Matrix[T], W *cuda.Buf
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	jobz := cusolver.EigModeNovector
 	if vectors {
 		jobz = cusolver.EigModeVector

@@ -13,7 +13,7 @@
 // Matrices and vectors are generic over the element type (float32,
 // float64, complex64, complex128) and the index type (int32, int64); an
 // operation takes operands of one element type, so a mix is a compile
-// error. Every dimension or length that does not fit is a [*ShapeError]
+// error. Every dimension or length that does not fit is a [*Error] of kind [ErrShape]
 // before cuSPARSE is called, and a matrix built from Go slices has its
 // structure checked on the host (offsets nondecreasing, indices in
 // range) before anything is uploaded.

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
 
@@ -173,16 +174,16 @@ func NewCSR[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowPtr, colInd
 func CSRFromBuffers[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*CSR[T, I], error) {
 	const op = "CSRFromBuffers"
 	if rowPtr == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if err := checkDims(op, rows, cols); err != nil {
 		return nil, err
 	}
 	if rowPtr.Len() != rows+1 {
-		return nil, shapeErr(op, "rowPtr has %d elements, want rows+1 = %d", rowPtr.Len(), rows+1)
+		return nil, errs.Shape(op, "rowPtr has %d elements, want rows+1 = %d", rowPtr.Len(), rows+1)
 	}
 	if colInd.Len() != values.Len() {
-		return nil, shapeErr(op, "colInd has %d elements, values %d", colInd.Len(), values.Len())
+		return nil, errs.Shape(op, "colInd has %d elements, values %d", colInd.Len(), values.Len())
 	}
 	a := &CSR[T, I]{rowPtr: rowPtr, colInd: colInd, values: values}
 	a.spMat = spMat{format: "CSR", rows: rows, cols: cols, nnz: values.Len(),
@@ -190,7 +191,7 @@ func CSRFromBuffers[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buff
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateCsr(int64(rows), int64(cols), int64(values.Len()), ptr(rowPtr), ptr(colInd), ptr(values),
-			it, it, cusparse.IndexBaseZero, valueType[T]())
+			it, it, cusparse.IndexBaseZero, mathlib.TypeOf[T]())
 	})
 	if err != nil {
 		return nil, err
@@ -228,7 +229,7 @@ func NewCOO[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowInd, colInd
 		return nil, err
 	}
 	if len(rowInd) != len(values) || len(colInd) != len(values) {
-		return nil, shapeErr(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", len(rowInd), len(colInd), len(values))
+		return nil, errs.Shape(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", len(rowInd), len(colInd), len(values))
 	}
 	if err := checkIndices(op, "rowInd", rowInd, rows); err != nil {
 		return nil, err
@@ -256,20 +257,20 @@ func NewCOO[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowInd, colInd
 func COOFromBuffers[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*COO[T, I], error) {
 	const op = "COOFromBuffers"
 	if rowInd == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if err := checkDims(op, rows, cols); err != nil {
 		return nil, err
 	}
 	if rowInd.Len() != values.Len() || colInd.Len() != values.Len() {
-		return nil, shapeErr(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", rowInd.Len(), colInd.Len(), values.Len())
+		return nil, errs.Shape(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", rowInd.Len(), colInd.Len(), values.Len())
 	}
 	a := &COO[T, I]{rowInd: rowInd, colInd: colInd, values: values}
 	a.spMat = spMat{format: "COO", rows: rows, cols: cols, nnz: values.Len(),
 		ops: [3]cuda.Operand{rowInd, colInd, values}, bufs: [3]interface{ Close() error }{rowInd, colInd, values}}
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		return cusparse.CreateCoo(int64(rows), int64(cols), int64(values.Len()), ptr(rowInd), ptr(colInd), ptr(values),
-			indexType[I](), cusparse.IndexBaseZero, valueType[T]())
+			indexType[I](), cusparse.IndexBaseZero, mathlib.TypeOf[T]())
 	})
 	if err != nil {
 		return nil, err
@@ -320,13 +321,13 @@ func (a *BSR[T, I]) BlockDim() int { return a.blockDim }
 func NewBSR[T Scalar, I Index](ctx *cuda.Context, blockRows, blockCols, blockDim int, order Order, rowPtr, colInd []I, values []T) (*BSR[T, I], error) {
 	const op = "NewBSR"
 	if blockDim < 1 {
-		return nil, shapeErr(op, "block dimension %d", blockDim)
+		return nil, errs.Shape(op, "block dimension %d", blockDim)
 	}
 	if err := checkCSR(op, blockRows, blockCols, rowPtr, colInd, len(colInd)); err != nil {
 		return nil, err
 	}
 	if len(values) != len(colInd)*blockDim*blockDim {
-		return nil, shapeErr(op, "values has %d elements, want %d blocks × %d² = %d", len(values), len(colInd), blockDim, len(colInd)*blockDim*blockDim)
+		return nil, errs.Shape(op, "values has %d elements, want %d blocks × %d² = %d", len(values), len(colInd), blockDim, len(colInd)*blockDim*blockDim)
 	}
 	var bufs uploads
 	rp := upload(&bufs, ctx, rowPtr)
@@ -348,22 +349,22 @@ func NewBSR[T Scalar, I Index](ctx *cuda.Context, blockRows, blockCols, blockDim
 func BSRFromBuffers[T Scalar, I Index](blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*BSR[T, I], error) {
 	const op = "BSRFromBuffers"
 	if rowPtr == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if blockDim < 1 {
-		return nil, shapeErr(op, "block dimension %d", blockDim)
+		return nil, errs.Shape(op, "block dimension %d", blockDim)
 	}
 	if !order.valid() {
-		return nil, shapeErr(op, "block order %d", order)
+		return nil, errs.Shape(op, "block order %d", order)
 	}
 	if err := checkDims(op, blockRows*blockDim, blockCols*blockDim); err != nil {
 		return nil, err
 	}
 	if rowPtr.Len() != blockRows+1 {
-		return nil, shapeErr(op, "rowPtr has %d elements, want blockRows+1 = %d", rowPtr.Len(), blockRows+1)
+		return nil, errs.Shape(op, "rowPtr has %d elements, want blockRows+1 = %d", rowPtr.Len(), blockRows+1)
 	}
 	if values.Len() != colInd.Len()*blockDim*blockDim {
-		return nil, shapeErr(op, "values has %d elements, want %d blocks × %d² = %d", values.Len(), colInd.Len(), blockDim, colInd.Len()*blockDim*blockDim)
+		return nil, errs.Shape(op, "values has %d elements, want %d blocks × %d² = %d", values.Len(), colInd.Len(), blockDim, colInd.Len()*blockDim*blockDim)
 	}
 	a := &BSR[T, I]{blockDim: blockDim, order: order, rowPtr: rowPtr, colInd: colInd, values: values}
 	a.spMat = spMat{format: "BSR", rows: blockRows * blockDim, cols: blockCols * blockDim, nnz: values.Len(),
@@ -371,7 +372,7 @@ func BSRFromBuffers[T Scalar, I Index](blockRows, blockCols, blockDim int, order
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateBsr(int64(blockRows), int64(blockCols), int64(colInd.Len()), int64(blockDim), int64(blockDim),
-			ptr(rowPtr), ptr(colInd), ptr(values), it, it, cusparse.IndexBaseZero, valueType[T](), cusparse.Order(order))
+			ptr(rowPtr), ptr(colInd), ptr(values), it, it, cusparse.IndexBaseZero, mathlib.TypeOf[T](), cusparse.Order(order))
 	})
 	if err != nil {
 		return nil, err
@@ -383,7 +384,7 @@ const maxDim = 1 << 62
 
 func checkDims(op string, rows, cols int) error {
 	if rows < 0 || cols < 0 || rows > maxDim || cols > maxDim {
-		return shapeErr(op, "dimensions %d×%d", rows, cols)
+		return errs.Shape(op, "dimensions %d×%d", rows, cols)
 	}
 	return nil
 }
@@ -395,21 +396,21 @@ func checkCSR[I Index](op string, rows, cols int, rowPtr, colInd []I, nvals int)
 		return err
 	}
 	if len(rowPtr) != rows+1 {
-		return shapeErr(op, "rowPtr has %d elements, want rows+1 = %d", len(rowPtr), rows+1)
+		return errs.Shape(op, "rowPtr has %d elements, want rows+1 = %d", len(rowPtr), rows+1)
 	}
 	if len(colInd) != nvals {
-		return shapeErr(op, "colInd has %d elements, values %d", len(colInd), nvals)
+		return errs.Shape(op, "colInd has %d elements, values %d", len(colInd), nvals)
 	}
 	if rowPtr[0] != 0 {
-		return shapeErr(op, "rowPtr[0] is %d, want 0 (indices are zero-based)", rowPtr[0])
+		return errs.Shape(op, "rowPtr[0] is %d, want 0 (indices are zero-based)", rowPtr[0])
 	}
 	for i := 1; i <= rows; i++ {
 		if rowPtr[i] < rowPtr[i-1] {
-			return shapeErr(op, "rowPtr[%d] = %d is below rowPtr[%d] = %d", i, rowPtr[i], i-1, rowPtr[i-1])
+			return errs.Shape(op, "rowPtr[%d] = %d is below rowPtr[%d] = %d", i, rowPtr[i], i-1, rowPtr[i-1])
 		}
 	}
 	if int64(rowPtr[rows]) != int64(len(colInd)) {
-		return shapeErr(op, "rowPtr[%d] is %d, want the number of elements %d", rows, rowPtr[rows], len(colInd))
+		return errs.Shape(op, "rowPtr[%d] is %d, want the number of elements %d", rows, rowPtr[rows], len(colInd))
 	}
 	return checkIndices(op, "colInd", colInd, cols)
 }
@@ -417,7 +418,7 @@ func checkCSR[I Index](op string, rows, cols int, rowPtr, colInd []I, nvals int)
 func checkIndices[I Index](op, what string, ind []I, n int) error {
 	for k, j := range ind {
 		if j < 0 || int64(j) >= int64(n) {
-			return shapeErr(op, "%s[%d] = %d out of [0, %d)", what, k, j, n)
+			return errs.Shape(op, "%s[%d] = %d out of [0, %d)", what, k, j, n)
 		}
 	}
 	return nil

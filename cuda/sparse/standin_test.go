@@ -59,3 +59,16 @@ func TestStandinHandle(t *testing.T) {
 		t.Errorf("the context released %d times after the handle's and the stream's Close, want 1", n)
 	}
 }
+
+// TestStandinSetStream: the handle's SetStream calls cusparseSetStream
+// only for another stream, and refuses a nil stream and a closed handle.
+func TestStandinSetStream(t *testing.T) {
+	if !standin.Run(t, standin.Majors{CUSPARSE: cusparse.VerMajor}) {
+		return
+	}
+	ctx := standin.Keep(cuda.NewContext(0))(t)
+	s := standin.Keep(ctx.NewStream())(t)
+	s2 := standin.Keep(ctx.NewStream())(t)
+	h := standin.Must(NewHandle(ctx, s))(t)
+	standin.CheckSetStream(t, cusparse.SharedLibrary(), "cusparseSetStream", h, s2, h.Close)
+}
