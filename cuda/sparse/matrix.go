@@ -21,7 +21,8 @@ type Matrix[T Scalar] interface {
 	NNZ() int
 	// Raw returns cuSPARSE's descriptor, for the cusparse package.
 	Raw() cusparse.SpMatDescr
-	// Close destroys the descriptor and frees the matrix's buffers.
+	// Close destroys the descriptor and frees the matrix's buffers, if
+	// it owns them (all but a Borrow constructor's matrix).
 	Close() error
 	mat() *spMat // nil for a nil matrix
 }
@@ -85,6 +86,14 @@ func (m *spMat) Close() error {
 		}
 	}
 	return err
+}
+
+// own makes the matrix's Close free bufs, if own (the FromBuffers
+// constructors'); a borrowing one (BorrowCSR, ...) leaves them be.
+func (m *spMat) own(own bool, bufs ...interface{ Close() error }) {
+	if own {
+		copy(m.bufs[:], bufs)
+	}
 }
 
 // spmvSize returns the cached workspace size of SpMV with op and alg.
@@ -172,7 +181,20 @@ func NewCSR[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowPtr, colInd
 // device, which it takes over: its Close frees them. rowPtr has rows+1
 // elements and colInd as many as values; their contents are not checked.
 func CSRFromBuffers[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*CSR[T, I], error) {
-	const op = "CSRFromBuffers"
+	return newCSR("CSRFromBuffers", rows, cols, rowPtr, colInd, values, true)
+}
+
+// BorrowCSR is CSRFromBuffers for buffers the matrix borrows: its Close
+// destroys its descriptor only, and the buffers stay the caller's, to
+// close after every matrix over them. One set of buffers may back several
+// matrices (the same pattern with two value arrays, a matrix and its
+// transpose's view). A call on a matrix whose buffer was closed returns
+// cuda.ErrFreed. Held by TestStandinBorrow.
+func BorrowCSR[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*CSR[T, I], error) {
+	return newCSR("BorrowCSR", rows, cols, rowPtr, colInd, values, false)
+}
+
+func newCSR[T Scalar, I Index](op string, rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*CSR[T, I], error) {
 	if rowPtr == nil || colInd == nil || values == nil {
 		return nil, errs.Shape(op, "nil buffer")
 	}
@@ -186,8 +208,8 @@ func CSRFromBuffers[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buff
 		return nil, errs.Shape(op, "colInd has %d elements, values %d", colInd.Len(), values.Len())
 	}
 	a := &CSR[T, I]{rowPtr: rowPtr, colInd: colInd, values: values}
-	a.spMat = spMat{format: "CSR", rows: rows, cols: cols, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowPtr, colInd, values}, bufs: [3]interface{ Close() error }{rowPtr, colInd, values}}
+	a.spMat = spMat{format: "CSR", rows: rows, cols: cols, nnz: values.Len(), ops: [3]cuda.Operand{rowPtr, colInd, values}}
+	a.own(own, rowPtr, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateCsr(int64(rows), int64(cols), int64(values.Len()), ptr(rowPtr), ptr(colInd), ptr(values),
@@ -255,7 +277,16 @@ func NewCOO[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowInd, colInd
 // device, which it takes over. rowInd and colInd have as many elements as
 // values; their contents are not checked.
 func COOFromBuffers[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*COO[T, I], error) {
-	const op = "COOFromBuffers"
+	return newCOO("COOFromBuffers", rows, cols, rowInd, colInd, values, true)
+}
+
+// BorrowCOO is COOFromBuffers for buffers the matrix borrows, as
+// [BorrowCSR]'s: its Close leaves them to the caller.
+func BorrowCOO[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*COO[T, I], error) {
+	return newCOO("BorrowCOO", rows, cols, rowInd, colInd, values, false)
+}
+
+func newCOO[T Scalar, I Index](op string, rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*COO[T, I], error) {
 	if rowInd == nil || colInd == nil || values == nil {
 		return nil, errs.Shape(op, "nil buffer")
 	}
@@ -266,8 +297,8 @@ func COOFromBuffers[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buff
 		return nil, errs.Shape(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", rowInd.Len(), colInd.Len(), values.Len())
 	}
 	a := &COO[T, I]{rowInd: rowInd, colInd: colInd, values: values}
-	a.spMat = spMat{format: "COO", rows: rows, cols: cols, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowInd, colInd, values}, bufs: [3]interface{ Close() error }{rowInd, colInd, values}}
+	a.spMat = spMat{format: "COO", rows: rows, cols: cols, nnz: values.Len(), ops: [3]cuda.Operand{rowInd, colInd, values}}
+	a.own(own, rowInd, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		return cusparse.CreateCoo(int64(rows), int64(cols), int64(values.Len()), ptr(rowInd), ptr(colInd), ptr(values),
 			indexType[I](), cusparse.IndexBaseZero, mathlib.TypeOf[T]())
@@ -347,7 +378,16 @@ func NewBSR[T Scalar, I Index](ctx *cuda.Context, blockRows, blockCols, blockDim
 // which it takes over. rowPtr has blockRows+1 elements, values blockDim²
 // per element of colInd; their contents are not checked.
 func BSRFromBuffers[T Scalar, I Index](blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*BSR[T, I], error) {
-	const op = "BSRFromBuffers"
+	return newBSR("BSRFromBuffers", blockRows, blockCols, blockDim, order, rowPtr, colInd, values, true)
+}
+
+// BorrowBSR is BSRFromBuffers for buffers the matrix borrows, as
+// [BorrowCSR]'s: its Close leaves them to the caller.
+func BorrowBSR[T Scalar, I Index](blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*BSR[T, I], error) {
+	return newBSR("BorrowBSR", blockRows, blockCols, blockDim, order, rowPtr, colInd, values, false)
+}
+
+func newBSR[T Scalar, I Index](op string, blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*BSR[T, I], error) {
 	if rowPtr == nil || colInd == nil || values == nil {
 		return nil, errs.Shape(op, "nil buffer")
 	}
@@ -368,7 +408,8 @@ func BSRFromBuffers[T Scalar, I Index](blockRows, blockCols, blockDim int, order
 	}
 	a := &BSR[T, I]{blockDim: blockDim, order: order, rowPtr: rowPtr, colInd: colInd, values: values}
 	a.spMat = spMat{format: "BSR", rows: blockRows * blockDim, cols: blockCols * blockDim, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowPtr, colInd, values}, bufs: [3]interface{ Close() error }{rowPtr, colInd, values}}
+		ops: [3]cuda.Operand{rowPtr, colInd, values}}
+	a.own(own, rowPtr, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateBsr(int64(blockRows), int64(blockCols), int64(colInd.Len()), int64(blockDim), int64(blockDim),
