@@ -261,6 +261,39 @@ func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, er
 	return w, hp, nil
 }
 
+// work is the workspaces of a call: device (d, dsize bytes) and host (h,
+// hsize bytes).
+type work struct {
+	d, h         unsafe.Pointer
+	dsize, hsize uint64
+}
+
+// xcall makes a call of cuSOLVER's 64-bit API that takes workspaces, h
+// locked: size, its BufferSize call, gives the device size (through its
+// argument) and returns the host size, on h's stream with ops in use;
+// call then runs with workspaces of those sizes (run), the device one
+// among its operands.
+func (h *Handle) xcall(size func(dsize *uint64) (hsize uint64, err error), call func(w work, info *int32) error, ops ...cuda.Operand) (int, error) {
+	var wk work
+	err := h.call(func(cuStream) error {
+		var err error
+		wk.hsize, err = size(&wk.dsize)
+		return err
+	}, ops...)
+	if err != nil {
+		return 0, err
+	}
+	w, hp, err := h.workspace(wk.dsize, wk.hsize)
+	if err != nil {
+		return 0, err
+	}
+	wk.d, wk.h = ptr(w), hp
+	if w != nil {
+		ops = append(ops[:len(ops):len(ops)], w)
+	}
+	return h.run(func(info *int32) error { return call(wk, info) }, ops...)
+}
+
 // run runs call with h's stream current on a locked thread, the operands
 // in use, then reads info back (cuMemcpyDtoHAsync and
 // cuStreamSynchronize on the handle's stream). h is locked.
