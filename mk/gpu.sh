@@ -80,12 +80,8 @@ while read -r name pkg major bench cgo; do
 done <"$out/tests.all"
 rm "$out/tests.all"
 tagfor() { if [ "$1" = 12 ]; then echo cuda12; fi; }
-# The test binaries carry the Go API's runnable Examples (example_gpu_test.go,
-# tag gpuexamples): they print what the GPU computes, so go test without a
-# GPU leaves them out, and the run on the GPU checks their Output.
 while read -r name pkg major bench cgo; do
 	tags=$(tagfor "$major")
-	tags=${tags:+$tags,}gpuexamples
 	echo "gpu-build: $name.test <- ./$pkg${tags:+ (-tags $tags)}"
 	CGO_ENABLED=$cgo $GO test -c -tags="$tags" -ldflags='-s -w' -o "$out/bin/$name.test" "./$pkg"
 	xz -9 -T1 "$out/bin/$name.test"

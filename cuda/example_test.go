@@ -1,19 +1,26 @@
-//go:build gpuexamples
-
-// The Examples need a GPU to print their output, so they build only with
-// the gpuexamples tag: make gpu-build (mk/gpu.sh) sets it for the test
-// binaries the GPU run checks, and make test's vet step (mk/check.sh) vets
-// them with it, so they compile on every run without a GPU.
+// The Examples print what the GPU computes: TestMain leaves them out where
+// no GPU is (cugentest.RunExamplesOnGPU), so go test compiles them
+// everywhere and runs them, checking their Output, on a GPU machine.
 
 package cuda_test
 
 import (
 	_ "embed"
 	"fmt"
+	"os"
+	"testing"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest"
 )
+
+func TestMain(m *testing.M) {
+	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
+		_, err := cuda.DeviceCount()
+		return err
+	}))
+}
 
 // scalePTX holds scale(float a, float *x, int n): x[i] = a*x[i].
 //

@@ -1,7 +1,5 @@
-//go:build gpuexamples
-
-// Examples that need a GPU: built with the gpuexamples tag only (see
-// package cuda's example_gpu_test.go).
+// The Example prints what the GPU computes: TestMain leaves it out where
+// no GPU or library is (cugentest.RunExamplesOnGPU; see package cuda's).
 
 package fft_test
 
@@ -9,10 +7,23 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"os"
+	"testing"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/fft"
+	"github.com/cugen/cugen/cuda/sys/cufft"
+	"github.com/cugen/cugen/cugentest"
 )
+
+func TestMain(m *testing.M) {
+	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
+		if _, err := cuda.DeviceCount(); err != nil {
+			return err
+		}
+		return cufft.SharedLibrary().Load()
+	}))
+}
 
 func ExamplePlan_C2C() {
 	ctx, err := cuda.NewContext(0)

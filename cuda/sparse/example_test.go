@@ -1,16 +1,27 @@
-//go:build gpuexamples
-
-// Examples that need a GPU: built with the gpuexamples tag only (see
-// package cuda's example_gpu_test.go).
+// The Example prints what the GPU computes: TestMain leaves it out where
+// no GPU or library is (cugentest.RunExamplesOnGPU; see package cuda's).
 
 package sparse_test
 
 import (
 	"fmt"
+	"os"
+	"testing"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sparse"
+	"github.com/cugen/cugen/cuda/sys/cusparse"
+	"github.com/cugen/cugen/cugentest"
 )
+
+func TestMain(m *testing.M) {
+	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
+		if _, err := cuda.DeviceCount(); err != nil {
+			return err
+		}
+		return cusparse.SharedLibrary().Load()
+	}))
+}
 
 func ExampleSpMV() {
 	ctx, err := cuda.NewContext(0)
