@@ -16,10 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
-		_, err := cuda.DeviceCount()
-		return err
-	}))
+	os.Exit(cugentest.RunExamplesOnGPU(m, cuda.DeviceCount))
 }
 
 // scalePTX holds scale(float a, float *x, int n): x[i] = a*x[i].

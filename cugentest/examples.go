@@ -12,17 +12,29 @@ import (
 
 // RunExamplesOnGPU is the TestMain of a package whose runnable Examples
 // print what a GPU computes (the Go API's and its math packages'): it runs
-// m, leaving the Examples out (-test.skip ^Example) when setup, the GPU's
-// setup (cuda.DeviceCount, a library's Load), fails for want of a driver,
-// a device or a library, as NeedDevice and NeedLibrary would skip a test:
+// m, leaving the Examples out (-test.skip ^Example) when devices
+// (cuda.DeviceCount) or the Load of one of libs fails for want of a
+// driver, a device or a library, as NeedDevice and NeedLibrary would skip
+// a test:
 // unless RequireGPUEnv or RequireLibsEnv says to fail instead, or -test.skip
 // was given. So go test compiles the Examples everywhere, and runs them,
 // checking their Output, where a GPU is (make gpu's run sets both
 // switches). It returns m.Run's code, for os.Exit. Held by
 // TestRunExamplesOnGPU.
-func RunExamplesOnGPU(m *testing.M, setup func() error) int {
+func RunExamplesOnGPU(m *testing.M, devices func() (int, error), libs ...*ffi.Library) int {
 	if !flag.Parsed() {
 		flag.Parse()
+	}
+	setup := func() error {
+		if _, err := devices(); err != nil {
+			return err
+		}
+		for _, l := range libs {
+			if err := l.Load(); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if skip := flag.Lookup("test.skip"); skip != nil && skip.Value.String() == "" {
 		if why := examplesSkip(setup()); why != "" {

@@ -15,12 +15,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
-		if _, err := cuda.DeviceCount(); err != nil {
-			return err
-		}
-		return cublas.SharedLibrary().Load()
-	}))
+	os.Exit(cugentest.RunExamplesOnGPU(m, cuda.DeviceCount, cublas.SharedLibrary()))
 }
 
 func ExampleGemm() {

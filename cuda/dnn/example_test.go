@@ -16,12 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
-		if _, err := cuda.DeviceCount(); err != nil {
-			return err
-		}
-		return cudnn.SharedLibrary().Load()
-	}))
+	os.Exit(cugentest.RunExamplesOnGPU(m, cuda.DeviceCount, cudnn.SharedLibrary()))
 }
 
 func ExampleHandle_MatmulBiasReLU() {

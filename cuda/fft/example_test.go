@@ -17,12 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
-		if _, err := cuda.DeviceCount(); err != nil {
-			return err
-		}
-		return cufft.SharedLibrary().Load()
-	}))
+	os.Exit(cugentest.RunExamplesOnGPU(m, cuda.DeviceCount, cufft.SharedLibrary()))
 }
 
 func ExamplePlan_C2C() {

@@ -15,12 +15,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(cugentest.RunExamplesOnGPU(m, func() error {
-		if _, err := cuda.DeviceCount(); err != nil {
-			return err
-		}
-		return cusolver.SharedLibrary().Load()
-	}))
+	os.Exit(cugentest.RunExamplesOnGPU(m, cuda.DeviceCount, cusolver.SharedLibrary()))
 }
 
 func ExamplePotrs() {
