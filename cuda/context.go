@@ -597,6 +597,8 @@ type driver interface {
 	arrayDriver                         // array.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 	bindDriver                          // bindcache.go
+	streamDriver                        // streamopts.go
+	linkDriver                          // link.go
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;

@@ -32,7 +32,8 @@
 // [github.com/cugen/cugen/cuda/sparse] (cuSPARSE),
 // [github.com/cugen/cugen/cuda/fft] (cuFFT),
 // [github.com/cugen/cugen/cuda/rand] (cuRAND) and
-// [github.com/cugen/cugen/cuda/dnn] (cuDNN);
+// [github.com/cugen/cugen/cuda/dnn] (cuDNN), which share their errors
+// (one Error type, ErrClosed) through github.com/cugen/cugen/cuda/internal;
 // and [github.com/cugen/cugen/cuda/sys] with its subpackages, the
 // generated C API packages of the build's major.
 //

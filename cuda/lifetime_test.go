@@ -30,9 +30,11 @@ type fakeDriver struct {
 	launches atomic.Int64
 	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
 
-	mem fakeMem // mempool_test.go
-	vm  fakeVM  // IPC and virtual memory (ipc_test.go)
-	arr fakeArr // array_test.go
+	mem  fakeMem     // mempool_test.go
+	vm   fakeVM      // IPC and virtual memory (ipc_test.go)
+	arr  fakeArr     // array_test.go
+	strm fakeStreams // streamopts_test.go
+	link fakeLinker  // link_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch

@@ -78,8 +78,11 @@ func (k *Kernel) MaxActiveBlocksPerSM(block, sharedMem int) (int, error) {
 // SuggestBlockSize returns the block size that reaches the kernel's
 // highest occupancy with sharedMem bytes of dynamic shared memory per
 // block, and the smallest grid that fills the device at it
-// (cuOccupancyMaxPotentialBlockSize). limit caps the block size (0: no
-// cap).
+// (cuOccupancyMaxPotentialBlockSize). limit caps the block size: 0 is no
+// cap, and a limit above what the device or the kernel allows is an upper
+// bound as CUDA takes it (cuda-samples pass 1,000,000), answered within
+// the kernel's maximum (TestSuggestBlockSizeLimitAbove). A negative limit
+// is a *ConfigError.
 func (k *Kernel) SuggestBlockSize(sharedMem, limit int) (block, minGrid int, err error) {
 	if sharedMem < 0 {
 		return 0, 0, &ConfigError{Kernel: k.name, Reason: fmt.Sprintf("negative shared memory (%d bytes)", sharedMem)}
@@ -114,9 +117,13 @@ func (k *Kernel) SuggestBlockSizeFunc(sharedMem func(block int) int, limit int) 
 }
 
 func (k *Kernel) suggest(fn func(int32) uint64, shared uint64, limit int) (block, minGrid int, err error) {
-	if limit < 0 || limit > maxBlock {
-		return 0, 0, &ConfigError{Kernel: k.name, Reason: fmt.Sprintf("block size limit %d: want 0 to %d", limit, maxBlock)}
+	if limit < 0 {
+		return 0, 0, &ConfigError{Kernel: k.name, Reason: fmt.Sprintf("negative block size limit (%d)", limit)}
 	}
+	// The driver takes min(limit, the kernel's maximum threads per
+	// block); no device has more than maxBlock, so a larger limit is
+	// maxBlock, within int32.
+	limit = min(limit, maxBlock)
 	var g, b int32
 	err = k.query("occupancy", func(d kernelDriver) (err error) {
 		g, b, err = d.potentialBlockSize(k.fn, fn, shared, int32(limit))

@@ -31,7 +31,7 @@ func (f *fakeDriver) activeBlocks(fn cu.Function, block int32, shared uint64) (i
 // potentialBlockSize searches as cuda_runtime.h's template does: from the
 // largest block down by warps, keeping the first of the highest occupancy.
 func (f *fakeDriver) potentialBlockSize(fn cu.Function, shared func(int32) uint64, sharedConst uint64, limit int32) (int32, int32, error) {
-	if limit == 0 {
+	if limit == 0 || limit > 1024 { // the driver's: min(limit, the kernel's maximum)
 		limit = 1024
 	}
 	best, bestBlock, bestN := int32(0), int32(0), int32(0)
@@ -118,7 +118,7 @@ func TestOccupancy(t *testing.T) {
 		func() error { _, err := k.MaxActiveBlocksPerSM(1025, 0); return err },
 		func() error { _, err := k.MaxActiveBlocksPerSM(256, -1); return err },
 		func() error { _, _, err := k.SuggestBlockSize(-1, 0); return err },
-		func() error { _, _, err := k.SuggestBlockSize(0, 2048); return err },
+		func() error { _, _, err := k.SuggestBlockSize(0, -1); return err },
 		func() error { _, _, err := k.SuggestBlockSizeFunc(nil, 0); return err },
 	} {
 		var ce *ConfigError
@@ -200,5 +200,29 @@ func TestKernelAttributes(t *testing.T) {
 	delete(f.attrs, cu.FuncAttributeNumRegs)
 	if _, err := k.Attributes(); !errors.Is(err, cu.ErrorInvalidValue) {
 		t.Fatalf("a required attribute refused: %v, want the driver's error", err)
+	}
+}
+
+// TestSuggestBlockSizeLimitAbove: a block size limit above the device's
+// maximum is an upper bound, as CUDA takes it (issue 40: cuda-samples pass
+// 1,000,000): the answer is the one with no limit.
+func TestSuggestBlockSizeLimitAbove(t *testing.T) {
+	f, c := newFake(t)
+	defer c.Close()
+	_, k, x := fakeKernel(t, f, c)
+	defer x.Close()
+	wantB, wantG, err := k.SuggestBlockSize(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{1025, 2048, 1000000, 1 << 40} {
+		b, g, err := k.SuggestBlockSize(0, limit)
+		if err != nil || b != wantB || g != wantG {
+			t.Fatalf("SuggestBlockSize(0, %d) = %d, %d, %v; want %d, %d", limit, b, g, err, wantB, wantG)
+		}
+		b, g, err = k.SuggestBlockSizeFunc(func(int) int { return 0 }, limit)
+		if err != nil || b != wantB || g != wantG {
+			t.Fatalf("SuggestBlockSizeFunc(_, %d) = %d, %d, %v; want %d, %d", limit, b, g, err, wantB, wantG)
+		}
 	}
 }

@@ -14,6 +14,24 @@ import (
 // Stream is a CUDA stream (CUstream) of a context, safe to use from any
 // goroutine. It remembers the Go memory its asynchronous copies use and
 // keeps it alive and pinned until the stream has passed them.
+//
+// Ownership: a stream from NewStream, NewNonBlockingStream or
+// NewStreamWith is owned, and its Close destroys it; the default stream
+// and a stream from [Context.WrapStream] are borrowed, and Close leaves
+// the handle to its owner ([Stream.Owned]).
+//
+// Capture: between [Stream.BeginCapture] and [Stream.EndCapture] the work
+// queued on the stream (launches, asynchronous copies and sets, event
+// records, stream-ordered allocations, host functions, library calls
+// through a handle on the stream) becomes nodes of a graph instead of
+// running. What would wait for the stream is illegal during a capture: the
+// driver refuses it and invalidates the capture. Synchronize, Query, Wait
+// and Close therefore return [ErrCapturing] before reaching the driver,
+// and the capture goes on (Close included: end the capture, then close).
+// Synchronous calls that wait for all work (Context.Synchronize,
+// synchronous copies to or from the legacy default stream, which a
+// blocking stream waits for) are the caller's to avoid; they fail and end
+// the capture as in C. Held by TestStreamCaptureRefuses.
 type Stream struct{ st *streamState }
 
 type streamState struct {
@@ -45,29 +63,13 @@ type pendingCopy struct {
 // NewStream creates a stream (cuStreamCreate with CU_STREAM_DEFAULT: it
 // waits for the legacy default stream and the legacy default stream for it).
 func (c *Context) NewStream() (*Stream, error) {
-	return c.newStream(false)
+	return c.NewStreamWith(StreamOptions{})
 }
 
 // NewNonBlockingStream creates a stream that does not synchronise with the
 // legacy default stream (CU_STREAM_NON_BLOCKING).
 func (c *Context) NewNonBlockingStream() (*Stream, error) {
-	return c.newStream(true)
-}
-
-func (c *Context) newStream(nonBlocking bool) (*Stream, error) {
-	flags := uint32(0)
-	if nonBlocking {
-		flags = uint32(cu.StreamNonBlocking)
-	}
-	var out *Stream
-	err := c.do(func(s *ctxState) error {
-		h, err := cu.StreamCreate(flags)
-		if err == nil {
-			out = wrapStream(s, h, true)
-		}
-		return err
-	})
-	return out, err
+	return c.NewStreamWith(StreamOptions{NonBlocking: true})
 }
 
 // DefaultStream returns the context's legacy default stream (the NULL
@@ -114,8 +116,11 @@ func (st *streamState) do(fn func() error) error {
 // the thread, and releases the Go memory its copies held.
 func (s *Stream) Synchronize() error {
 	st := s.st
+	if st.isCapturing() {
+		return ErrCapturing
+	}
 	return st.do(func() error {
-		err := cu.StreamSynchronize(st.h)
+		err := st.ctx.drv().streamSynchronize(st.h)
 		st.reap()
 		return err
 	})
@@ -129,6 +134,9 @@ func (s *Stream) Synchronize() error {
 // runs no host function).
 func (s *Stream) Wait(ctx context.Context) error {
 	st := s.st
+	if st.isCapturing() {
+		return ErrCapturing
+	}
 	ch := make(chan struct{})
 	if err := st.do(func() error { return cu.LaunchHostFunc(st.h, func() { close(ch) }) }); err != nil {
 		return err
@@ -167,6 +175,9 @@ func (s *Stream) release() error {
 // releases the memory of the copies done.
 func (s *Stream) query() error {
 	st := s.st
+	if st.isCapturing() {
+		return ErrCapturing
+	}
 	return st.do(func() error {
 		err := cu.StreamQuery(st.h)
 		st.reap()
@@ -197,9 +208,16 @@ func (s *Stream) WaitEvent(e *Event) error {
 }
 
 // Close waits for the stream's work, releases the Go memory its copies
-// held and destroys it (cuStreamDestroy), once the calls using it on other
-// goroutines have returned. A second Close returns ErrFreed.
-func (s *Stream) Close() error { return s.st.close() }
+// held and destroys it (cuStreamDestroy) if it owns it ([Stream.Owned]),
+// once the calls using it on other goroutines have returned. A second
+// Close returns ErrFreed; a Close during a capture returns ErrCapturing
+// and leaves the stream open.
+func (s *Stream) Close() error {
+	if s.st.isCapturing() && !s.st.uses.closed() {
+		return ErrCapturing
+	}
+	return s.st.close()
+}
 
 func (st *streamState) close() error {
 	if !st.uses.closeWait() {
@@ -212,7 +230,7 @@ func (st *streamState) close() error {
 // destroy waits for the stream and destroys it and its events; the
 // context is current.
 func (st *streamState) destroy() error {
-	err := cu.StreamSynchronize(st.h)
+	err := st.ctx.drv().streamSynchronize(st.h)
 	if e := st.freeAfterCapture(); err == nil {
 		err = e
 	}
@@ -232,7 +250,7 @@ func (st *streamState) destroy() error {
 	}
 	st.events = nil
 	if st.owned {
-		if e := cu.StreamDestroy(st.h); err == nil {
+		if e := st.ctx.drv().streamDestroy(st.h); err == nil {
 			err = e
 		}
 	}

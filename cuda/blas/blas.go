@@ -62,6 +62,7 @@ import (
 	"sync"
 
 	"github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
@@ -72,10 +73,9 @@ import (
 // It is safe to use from several goroutines (its calls take turns).
 // Close it when done; an unreachable Handle is destroyed by a cleanup.
 type Handle struct {
-	ch     *cuda.Handle
-	ctx    *cuda.Context
-	stream *cuda.Stream
-	raw    cublas.Handle
+	ch  *cuda.Handle // bound to the handle's stream (ch.Stream())
+	ctx *cuda.Context
+	raw cublas.Handle
 
 	mu   sync.Mutex
 	mode cublas.PointerMode // the handle's pointer mode, as last set
@@ -114,8 +114,15 @@ func (o *owned) free() {
 	}
 }
 
-// ErrNilHandle is returned by a call through a nil *Handle.
-var ErrNilHandle = errors.New("blas: nil *Handle")
+// ErrClosed is returned by a call through a nil or closed *Handle and by
+// a second Close: one value for every math package (errors.Is(ErrClosed,
+// cuda.ErrFreed) is true).
+var ErrClosed = mathlib.ErrClosed
+
+// ErrNilHandle is ErrClosed.
+//
+// Deprecated: use ErrClosed.
+var ErrNilHandle = ErrClosed
 
 // New creates a cuBLAS handle in ctx (cublasCreate) bound to stream
 // (cublasSetStream), which must be of ctx. The handle starts in host
@@ -138,16 +145,16 @@ func New(ctx *cuda.Context, stream *cuda.Stream) (*Handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Handle{ch: ch, ctx: ctx, stream: stream, raw: cublas.Handle(ch.Raw()), own: own}, nil
+	return &Handle{ch: ch, ctx: ctx, raw: cublas.Handle(ch.Raw()), own: own}, nil
 }
 
 // Close destroys the handle (cublasDestroy, which waits for its work) and
-// frees its workspace; a second Close returns cuda.ErrFreed.
+// frees its workspace; a second Close returns ErrClosed.
 func (h *Handle) Close() error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
-	return h.ch.Close()
+	return mathlib.Closed(h.ch.Close())
 }
 
 // Raw returns cuBLAS's handle, for the cublas package. Calls of your own
@@ -161,7 +168,36 @@ func (h *Handle) Operand() cuda.Operand { return h.ch }
 func (h *Handle) Context() *cuda.Context { return h.ctx }
 
 // Stream returns the stream the handle's calls are queued on.
-func (h *Handle) Stream() *cuda.Stream { return h.stream }
+func (h *Handle) Stream() *cuda.Stream { return h.ch.Stream() }
+
+// SetStream queues the handle's later calls on s, a stream of its context
+// (cublasSetStream), once the old stream's work is done; to the stream it
+// has, it calls nothing. As cuBLAS documents, cublasSetStream returns the
+// handle to cuBLAS's default workspace pool: SetWorkspace's workspace is
+// freed, and SetWorkspace may give one again (TestStandinSetStream).
+func (h *Handle) SetStream(s *cuda.Stream) error {
+	if h == nil {
+		return ErrClosed
+	}
+	moved, err := errs.SetStreamLocked(&h.mu, h.ch, s)
+	if err != nil || !moved {
+		return err
+	}
+	return h.own.swapWorkspace(nil)
+}
+
+// swapWorkspace makes ws the handle's workspace and frees the one it had
+// (in stream order).
+func (o *owned) swapWorkspace(ws *cuda.Buffer[byte]) error {
+	o.mu.Lock()
+	old := o.workspace
+	o.workspace = ws
+	o.mu.Unlock()
+	if old != nil {
+		return old.Close()
+	}
+	return nil
+}
 
 // call runs fn, a cuBLAS call of h in pointer mode mode, on h's stream,
 // as a use of h and of ops (cuda.Handle.Call), under h's lock.
@@ -200,7 +236,7 @@ func (h *Handle) setMode(mode cublas.PointerMode) error {
 // cublas.MathDisallowReducedPrecisionReduction.
 func (h *Handle) SetMathMode(mode cublas.Math) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	return h.call(anyMode, func() error { return cublas.SetMathMode(h.raw, mode) })
 }
@@ -208,7 +244,7 @@ func (h *Handle) SetMathMode(mode cublas.Math) error {
 // MathMode returns the handle's math mode (cublasGetMathMode).
 func (h *Handle) MathMode() (cublas.Math, error) {
 	if h == nil {
-		return 0, ErrNilHandle
+		return 0, ErrClosed
 	}
 	var m cublas.Math
 	err := h.call(anyMode, func() error {
@@ -231,12 +267,12 @@ const anyMode cublas.PointerMode = -1
 // [Handle.ResetWorkspace] for cuBLAS's own pool.
 func (h *Handle) SetWorkspace(bytes int) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	if bytes <= 0 {
-		return errorf("SetWorkspace", ErrArgument, "%d bytes: a workspace has a positive size (ResetWorkspace returns to cuBLAS's pool)", bytes)
+		return errs.Errorf("SetWorkspace", ErrArgument, "%d bytes: a workspace has a positive size (ResetWorkspace returns to cuBLAS's pool)", bytes)
 	}
-	ws, err := cuda.AllocAsync[byte](h.stream, bytes)
+	ws, err := cuda.AllocAsync[byte](h.Stream(), bytes)
 	if err != nil {
 		return err
 	}
@@ -246,14 +282,7 @@ func (h *Handle) SetWorkspace(bytes int) error {
 		ws.Close()
 		return err
 	}
-	h.own.mu.Lock()
-	old := h.own.workspace
-	h.own.workspace = ws
-	h.own.mu.Unlock()
-	if old != nil {
-		return old.Close()
-	}
-	return nil
+	return h.own.swapWorkspace(ws)
 }
 
 // ResetWorkspace returns the handle to cuBLAS's default workspace pool
@@ -261,19 +290,12 @@ func (h *Handle) SetWorkspace(bytes int) error {
 // SetWorkspace in stream order.
 func (h *Handle) ResetWorkspace() error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	if err := h.call(anyMode, func() error {
-		return cublas.SetStream(h.raw, cudart.Stream(h.stream.Raw()))
+		return cublas.SetStream(h.raw, cudart.Stream(h.Stream().Raw()))
 	}); err != nil {
 		return err
 	}
-	h.own.mu.Lock()
-	old := h.own.workspace
-	h.own.workspace = nil
-	h.own.mu.Unlock()
-	if old != nil {
-		return old.Close()
-	}
-	return nil
+	return h.own.swapWorkspace(nil)
 }

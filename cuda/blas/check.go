@@ -2,7 +2,7 @@ package blas
 
 import (
 	"errors"
-	"fmt"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"math"
 
 	"github.com/cugen/cugen/cuda/sys/cublas"
@@ -26,21 +26,14 @@ var (
 	ErrArgument = errors.New("bad argument")
 )
 
-// Error is a call's argument refused before cuBLAS is called.
-type Error struct {
-	Op  string // the call: "Gemm", "Dot", ...
-	Err error  // ErrDimension, ErrStride, ErrLength or ErrArgument
-	Msg string // what was wrong, naming the argument
-}
+// Error is a call's argument refused before cuBLAS is called: Op the call
+// ("Gemm", "Dot", ...), Err its kind (ErrDimension, ErrStride, ErrLength
+// or ErrArgument), Msg what was wrong, naming the argument. It is one type
+// for every math package.
+type Error = mathlib.Error
 
-func (e *Error) Error() string { return "blas: " + e.Op + ": " + e.Msg }
-
-// Unwrap returns e.Err.
-func (e *Error) Unwrap() error { return e.Err }
-
-func errorf(op string, kind error, format string, args ...any) error {
-	return &Error{Op: op, Err: kind, Msg: fmt.Sprintf(format, args...)}
-}
+// errs makes the package's errors.
+const errs = mathlib.Pkg("blas")
 
 // shape is what the checks know of a matrix: its sizes, its layout and
 // its buffer's length (n, -1 for a nil buffer).
@@ -126,10 +119,10 @@ func checkMatrix(op, name string, s *shape, count, batchStride int) error {
 // one by one (nil, and the stride resolved, if none).
 func matrixError(op, name string, s *shape, count, batchStride int) error {
 	if s.n < 0 {
-		return errorf(op, ErrArgument, "%s has a nil buffer", name)
+		return errs.Errorf(op, ErrArgument, "%s has a nil buffer", name)
 	}
 	if s.rows < 0 || s.cols < 0 {
-		return errorf(op, ErrArgument, "%s is %d×%d: a negative size", name, s.rows, s.cols)
+		return errs.Errorf(op, ErrArgument, "%s is %d×%d: a negative size", name, s.rows, s.cols)
 	}
 	inner, what := s.cols, "columns"
 	switch s.layout {
@@ -137,16 +130,16 @@ func matrixError(op, name string, s *shape, count, batchStride int) error {
 	case ColMajor:
 		inner, what = s.rows, "rows"
 	default:
-		return errorf(op, ErrArgument, "%s has an unknown Layout %d", name, s.layout)
+		return errs.Errorf(op, ErrArgument, "%s has an unknown Layout %d", name, s.layout)
 	}
 	if s.stride == 0 {
 		s.stride = max(inner, 1)
 	}
 	if s.stride < max(inner, 1) {
-		return errorf(op, ErrStride, "%s: stride %d is less than the %d %s of the %s %d×%d matrix", name, s.stride, inner, what, s.layout, s.rows, s.cols)
+		return errs.Errorf(op, ErrStride, "%s: stride %d is less than the %d %s of the %s %d×%d matrix", name, s.stride, inner, what, s.layout, s.rows, s.cols)
 	}
 	if !fits32(s.rows, s.cols, s.stride) {
-		return errorf(op, ErrArgument, "%s is %d×%d with stride %d: over cuBLAS's int32", name, s.rows, s.cols, s.stride)
+		return errs.Errorf(op, ErrArgument, "%s is %d×%d with stride %d: over cuBLAS's int32", name, s.rows, s.cols, s.stride)
 	}
 	need := s.footprint()
 	if count > 1 && need > 0 {
@@ -154,9 +147,9 @@ func matrixError(op, name string, s *shape, count, batchStride int) error {
 	}
 	if need > s.n {
 		if count > 1 {
-			return errorf(op, ErrLength, "%s: a batch of %d %d×%d matrices %d apart (stride %d) spans %d elements, the buffer has %d", name, count, s.rows, s.cols, batchStride, s.stride, need, s.n)
+			return errs.Errorf(op, ErrLength, "%s: a batch of %d %d×%d matrices %d apart (stride %d) spans %d elements, the buffer has %d", name, count, s.rows, s.cols, batchStride, s.stride, need, s.n)
 		}
-		return errorf(op, ErrLength, "%s: the %s %d×%d matrix with stride %d spans %d elements, the buffer has %d", name, s.layout, s.rows, s.cols, s.stride, need, s.n)
+		return errs.Errorf(op, ErrLength, "%s: the %s %d×%d matrix with stride %d spans %d elements, the buffer has %d", name, s.layout, s.rows, s.cols, s.stride, need, s.n)
 	}
 	return nil
 }
@@ -164,23 +157,23 @@ func matrixError(op, name string, s *shape, count, batchStride int) error {
 // checkVector checks vector name of op, resolving a zero Inc.
 func checkVector(op, name string, v *vshape) error {
 	if v.len < 0 {
-		return errorf(op, ErrArgument, "%s has a nil buffer", name)
+		return errs.Errorf(op, ErrArgument, "%s has a nil buffer", name)
 	}
 	if v.n < 0 {
-		return errorf(op, ErrArgument, "%s has N %d: a negative length", name, v.n)
+		return errs.Errorf(op, ErrArgument, "%s has N %d: a negative length", name, v.n)
 	}
 	if v.inc < 0 {
-		return errorf(op, ErrArgument, "%s has Inc %d: a negative increment", name, v.inc)
+		return errs.Errorf(op, ErrArgument, "%s has Inc %d: a negative increment", name, v.inc)
 	}
 	if v.inc == 0 {
 		v.inc = 1
 	}
 	if !fits32(v.n, v.inc) {
-		return errorf(op, ErrArgument, "%s has N %d, Inc %d: over cuBLAS's int32", name, v.n, v.inc)
+		return errs.Errorf(op, ErrArgument, "%s has N %d, Inc %d: over cuBLAS's int32", name, v.n, v.inc)
 	}
 	if v.n > 0 {
 		if need := (v.n-1)*v.inc + 1; need > v.len {
-			return errorf(op, ErrLength, "%s: %d elements %d apart span %d, the buffer has %d", name, v.n, v.inc, need, v.len)
+			return errs.Errorf(op, ErrLength, "%s: %d elements %d apart span %d, the buffer has %d", name, v.n, v.inc, need, v.len)
 		}
 	}
 	return nil
@@ -189,17 +182,17 @@ func checkVector(op, name string, v *vshape) error {
 // checkResult checks that a device result buffer has room for one value.
 func checkResult(op string, n int) error {
 	if n < 0 {
-		return errorf(op, ErrArgument, "the result buffer is nil")
+		return errs.Errorf(op, ErrArgument, "the result buffer is nil")
 	}
 	if n < 1 {
-		return errorf(op, ErrLength, "the result buffer has no element")
+		return errs.Errorf(op, ErrLength, "the result buffer has no element")
 	}
 	return nil
 }
 
 func checkTrans(op, name string, t Transpose) error {
 	if t > ConjTrans {
-		return errorf(op, ErrArgument, "%s has an unknown Transpose %d", name, t)
+		return errs.Errorf(op, ErrArgument, "%s has an unknown Transpose %d", name, t)
 	}
 	return nil
 }
@@ -228,7 +221,7 @@ func cublasOp(op, name string, t Transpose, layout, target Layout) (cublas.Opera
 	case Trans:
 		return cublas.OpN, nil
 	}
-	return 0, errorf(op, ErrArgument, "%s: ConjTrans of a %s operand with a %s result has no cuBLAS form (store them in one layout)", name, layout, target)
+	return 0, errs.Errorf(op, ErrArgument, "%s: ConjTrans of a %s operand with a %s result has no cuBLAS form (store them in one layout)", name, layout, target)
 }
 
 // gemmPlan is a checked GEMM as cuBLAS takes it: C (column-major, as
@@ -267,10 +260,10 @@ func planGemm(op string, ta, tb Transpose, a, b, c shape, real bool, count, sa, 
 	am, ak := opDims(a, ta)
 	bk, bn := opDims(b, tb)
 	if ak != bk {
-		return p, errorf(op, ErrDimension, "op(A) is %d×%d and op(B) is %d×%d: %d columns against %d rows", am, ak, bk, bn, ak, bk)
+		return p, errs.Errorf(op, ErrDimension, "op(A) is %d×%d and op(B) is %d×%d: %d columns against %d rows", am, ak, bk, bn, ak, bk)
 	}
 	if c.rows != am || c.cols != bn {
-		return p, errorf(op, ErrDimension, "op(A)·op(B) is %d×%d, C is %d×%d", am, bn, c.rows, c.cols)
+		return p, errs.Errorf(op, ErrDimension, "op(A)·op(B) is %d×%d, C is %d×%d", am, bn, c.rows, c.cols)
 	}
 	opA, opB := ta.op(), tb.op()
 	if a.layout != c.layout || b.layout != c.layout {
@@ -294,14 +287,14 @@ func planGemm(op string, ta, tb Transpose, a, b, c shape, real bool, count, sa, 
 // matrix (stride 0), outputs must not overlap.
 func checkBatch(op string, count int, strides [3]int) error {
 	if count < 0 {
-		return errorf(op, ErrArgument, "a batch of %d", count)
+		return errs.Errorf(op, ErrArgument, "a batch of %d", count)
 	}
 	if !fits32(count) {
-		return errorf(op, ErrArgument, "a batch of %d: over cuBLAS's int32", count)
+		return errs.Errorf(op, ErrArgument, "a batch of %d: over cuBLAS's int32", count)
 	}
 	for i, name := range []string{"A", "B", "C"} {
 		if strides[i] < 0 {
-			return errorf(op, ErrStride, "%s's batch stride %d is negative", name, strides[i])
+			return errs.Errorf(op, ErrStride, "%s's batch stride %d is negative", name, strides[i])
 		}
 	}
 	return nil
@@ -310,7 +303,7 @@ func checkBatch(op string, count int, strides [3]int) error {
 // checkBatchOut refuses a C batch whose matrices overlap (c resolved).
 func checkBatchOut(op string, count, stride int, c shape) error {
 	if count > 1 && c.footprint() > 0 && stride < c.footprint() {
-		return errorf(op, ErrStride, "C's batch stride %d is less than the %d elements one C spans: the outputs would overlap", stride, c.footprint())
+		return errs.Errorf(op, ErrStride, "C's batch stride %d is less than the %d elements one C spans: the outputs would overlap", stride, c.footprint())
 	}
 	return nil
 }
@@ -318,7 +311,7 @@ func checkBatchOut(op string, count, stride int, c shape) error {
 // sameShape refuses a batch entry whose shape differs from the first's.
 func sameShape(op, name string, i int, first, s shape) error {
 	if s.rows != first.rows || s.cols != first.cols || s.stride != first.stride || s.layout != first.layout {
-		return errorf(op, ErrDimension, "%s[%d] is a %s %d×%d with stride %d, %s[0] a %s %d×%d with stride %d: a batch shares one shape", name, i, s.layout, s.rows, s.cols, s.stride, name, first.layout, first.rows, first.cols, first.stride)
+		return errs.Errorf(op, ErrDimension, "%s[%d] is a %s %d×%d with stride %d, %s[0] a %s %d×%d with stride %d: a batch shares one shape", name, i, s.layout, s.rows, s.cols, s.stride, name, first.layout, first.rows, first.cols, first.stride)
 	}
 	return nil
 }

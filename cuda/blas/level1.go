@@ -63,7 +63,7 @@ func checkPair(op string, x, y *vshape) error {
 		return err
 	}
 	if x.n != y.n {
-		return errorf(op, ErrDimension, "x has %d elements, y %d", x.n, y.n)
+		return errs.Errorf(op, ErrDimension, "x has %d elements, y %d", x.n, y.n)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func checkPair(op string, x, y *vshape) error {
 // Axpy computes y = alpha·x + y (cublas?axpy).
 func Axpy[T Scalar](h *Handle, alpha T, x, y Vector[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs, ys := vshapeOf(x), vshapeOf(y)
 	if err := checkPair("Axpy", &xs, &ys); err != nil {
@@ -97,7 +97,7 @@ func Axpy[T Scalar](h *Handle, alpha T, x, y Vector[T]) error {
 // Scal computes x = alpha·x (cublas?scal).
 func Scal[T Scalar](h *Handle, alpha T, x Vector[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs := vshapeOf(x)
 	if err := checkVector("Scal", "x", &xs); err != nil {
@@ -132,7 +132,7 @@ func Swap[T Scalar](h *Handle, x, y Vector[T]) error {
 
 func copySwap[T Scalar](h *Handle, op string, x, y Vector[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs, ys := vshapeOf(x), vshapeOf(y)
 	if err := checkPair(op, &xs, &ys); err != nil {
@@ -196,7 +196,7 @@ func DotcTo[T Scalar](h *Handle, x, y Vector[T], out *cuda.Buffer[T]) error {
 // is nil, into out[0] (device pointer mode).
 func dot[T Scalar](h *Handle, op string, conj bool, x, y Vector[T], host unsafe.Pointer, out *cuda.Buffer[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs, ys := vshapeOf(x), vshapeOf(y)
 	if err := checkPair(op, &xs, &ys); err != nil {
@@ -280,12 +280,12 @@ func realHost[T Scalar](h *Handle, op string, asum bool, x Vector[T]) (float64, 
 
 func realTo[T Scalar, R Real](h *Handle, op string, asum bool, x Vector[T], out *cuda.Buffer[R]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	if !realFits[T, R]() {
 		var t T
 		var r R
-		return errorf(op, ErrArgument, "a %T result for a %T vector (float32 for float32 and complex64, float64 for float64 and complex128)", r, t)
+		return errs.Errorf(op, ErrArgument, "a %T result for a %T vector (float32 for float32 and complex64, float64 for float64 and complex128)", r, t)
 	}
 	if err := checkResult(op, bufLen(out)); err != nil {
 		return err
@@ -296,7 +296,7 @@ func realTo[T Scalar, R Real](h *Handle, op string, asum bool, x Vector[T], out 
 // magnitude computes a norm or a sum of magnitudes into res.
 func magnitude[T Scalar](h *Handle, op string, asum bool, x Vector[T], res unsafe.Pointer, mode cublas.PointerMode, out cuda.Operand) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs := vshapeOf(x)
 	if err := checkVector(op, "x", &xs); err != nil {
@@ -349,7 +349,7 @@ func Iamax[T Scalar](h *Handle, x Vector[T]) (int, error) {
 // pointer mode) as cuBLAS writes it: from 1, 0 for an empty x.
 func IamaxTo[T Scalar](h *Handle, x Vector[T], out *cuda.Buffer[int32]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	if err := checkResult("IamaxTo", bufLen(out)); err != nil {
 		return err
@@ -359,7 +359,7 @@ func IamaxTo[T Scalar](h *Handle, x Vector[T], out *cuda.Buffer[int32]) error {
 
 func iamax[T Scalar](h *Handle, op string, x Vector[T], res unsafe.Pointer, mode cublas.PointerMode, out cuda.Operand) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs := vshapeOf(x)
 	if err := checkVector(op, "x", &xs); err != nil {

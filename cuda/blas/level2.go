@@ -32,7 +32,7 @@ func planGemv(op string, t Transpose, a shape, x, y *vshape, real bool) (gemvPla
 	}
 	m, n := opDims(a, t)
 	if x.n != n || y.n != m {
-		return p, errorf(op, ErrDimension, "op(A) is %d×%d: x has %d elements (want %d), y %d (want %d)", m, n, x.n, n, y.n, m)
+		return p, errs.Errorf(op, ErrDimension, "op(A) is %d×%d: x has %d elements (want %d), y %d (want %d)", m, n, x.n, n, y.n, m)
 	}
 	cop, err := cublasOp(op, "A", t, a.layout, ColMajor)
 	if err != nil {
@@ -48,7 +48,7 @@ func planGemv(op string, t Transpose, a shape, x, y *vshape, real bool) (gemvPla
 // Gemv computes y = alpha·op(A)·x + beta·y (cublas?gemv).
 func Gemv[T Scalar](h *Handle, t Transpose, alpha T, a Matrix[T], x Vector[T], beta T, y Vector[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs, ys := vshapeOf(x), vshapeOf(y)
 	p, err := planGemv("Gemv", t, shapeOf(a), &xs, &ys, isReal[T]())
@@ -92,11 +92,11 @@ func planGer(op string, a shape, x, y *vshape, conj bool) (gerPlan, error) {
 		return p, err
 	}
 	if x.n != a.rows || y.n != a.cols {
-		return p, errorf(op, ErrDimension, "A is %d×%d: x has %d elements (want %d), y %d (want %d)", a.rows, a.cols, x.n, a.rows, y.n, a.cols)
+		return p, errs.Errorf(op, ErrDimension, "A is %d×%d: x has %d elements (want %d), y %d (want %d)", a.rows, a.cols, x.n, a.rows, y.n, a.cols)
 	}
 	if a.layout == RowMajor {
 		if conj {
-			return p, errorf(op, ErrArgument, "A is row-major: x·yᴴ of it is conj(y)·xᵀ column-major, which cuBLAS has no operation for (use a column-major A)")
+			return p, errs.Errorf(op, ErrArgument, "A is row-major: x·yᴴ of it is conj(y)·xᵀ column-major, which cuBLAS has no operation for (use a column-major A)")
 		}
 		return gerPlan{m: int32(a.cols), n: int32(a.rows), lda: int32(a.stride), incx: int32(y.inc), incy: int32(x.inc), swap: true}, nil
 	}
@@ -116,7 +116,7 @@ func Gerc[T Scalar](h *Handle, alpha T, x, y Vector[T], a Matrix[T]) error {
 
 func ger[T Scalar](h *Handle, op string, conj bool, alpha T, x, y Vector[T], a Matrix[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	xs, ys := vshapeOf(x), vshapeOf(y)
 	p, err := planGer(op, shapeOf(a), &xs, &ys, conj)

@@ -14,7 +14,7 @@ import (
 // m×k, op(B) k×n and C m×n, each in its own layout (see the package doc).
 func Gemm[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	p, err := planGemm("Gemm", ta, tb, shapeOf(a), shapeOf(b), shapeOf(c), isReal[T](), 1, 0, 0, 0)
 	if err != nil {
@@ -42,7 +42,7 @@ func Gemm[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Matrix[T], beta T
 // planStrided checks a strided batch of GEMMs and plans it.
 func planStrided[T, U Element](op string, ta, tb Transpose, a, b Strided[T], c Strided[U], real bool) (gemmPlan, error) {
 	if a.Count != c.Count || b.Count != c.Count {
-		return gemmPlan{}, errorf(op, ErrDimension, "batches of %d, %d and %d matrices: A, B and C have one Count", a.Count, b.Count, c.Count)
+		return gemmPlan{}, errs.Errorf(op, ErrDimension, "batches of %d, %d and %d matrices: A, B and C have one Count", a.Count, b.Count, c.Count)
 	}
 	if err := checkBatch(op, c.Count, [3]int{a.Stride, b.Stride, c.Stride}); err != nil {
 		return gemmPlan{}, err
@@ -65,7 +65,7 @@ func planStrided[T, U Element](op string, ta, tb Transpose, a, b Strided[T], c S
 // for the Count matrices of each batch (cublas?gemmStridedBatched).
 func GemmStridedBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Strided[T], beta T, c Strided[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	p, err := planStrided("GemmStridedBatched", ta, tb, a, b, c, isReal[T]())
 	if err != nil {
@@ -96,10 +96,10 @@ func GemmStridedBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Str
 // per operand across the batch, each buffer long enough.
 func planBatched[T Scalar](op string, ta, tb Transpose, a, b, c []Matrix[T]) (gemmPlan, error) {
 	if len(a) != len(c) || len(b) != len(c) {
-		return gemmPlan{}, errorf(op, ErrDimension, "batches of %d, %d and %d matrices: A, B and C have one length", len(a), len(b), len(c))
+		return gemmPlan{}, errs.Errorf(op, ErrDimension, "batches of %d, %d and %d matrices: A, B and C have one length", len(a), len(b), len(c))
 	}
 	if len(c) == 0 {
-		return gemmPlan{}, errorf(op, ErrArgument, "an empty batch")
+		return gemmPlan{}, errs.Errorf(op, ErrArgument, "an empty batch")
 	}
 	if err := checkBatch(op, len(c), [3]int{}); err != nil {
 		return gemmPlan{}, err
@@ -117,7 +117,7 @@ func planBatched[T Scalar](op string, ta, tb Transpose, a, b, c []Matrix[T]) (ge
 		for i := 1; i < len(ms.ms); i++ {
 			s := shapeOf(ms.ms[i])
 			if err := checkMatrix(op, ms.name, &s, 1, 0); err != nil {
-				return p, errorf(op, err.(*Error).Err, "%s[%d]: %s", ms.name, i, err.(*Error).Msg)
+				return p, errs.Errorf(op, err.(*Error).Err, "%s[%d]: %s", ms.name, i, err.(*Error).Msg)
 			}
 			if err := sameShape(op, ms.name, i, first, s); err != nil {
 				return p, err
@@ -137,7 +137,7 @@ func planBatched[T Scalar](op string, ta, tb Transpose, a, b, c []Matrix[T]) (ge
 // allocates only when the batch outgrows the handle's arrays.
 func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T], beta T, c []Matrix[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	p, err := planBatched("GemmBatched", ta, tb, a, b, c)
 	if err != nil {
@@ -173,7 +173,7 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 	count := int32(n)
 	return h.callLocked(cublas.PointerModeHost, func() error {
 		if !same {
-			if err := copyAddrs(o, h.stream.Raw(), first, second, c, ptrs); err != nil {
+			if err := copyAddrs(o, h.Stream().Raw(), first, second, c, ptrs); err != nil {
 				return err
 			}
 		}
@@ -200,7 +200,7 @@ func (h *Handle) addrArray(n int) (*cuda.Buffer[uint64], error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.ptrs == nil || o.ptrs.Len() < n {
-		grown, err := cuda.AllocAsync[uint64](h.stream, max(n, 2*bufLen(o.ptrs)))
+		grown, err := cuda.AllocAsync[uint64](h.Stream(), max(n, 2*bufLen(o.ptrs)))
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +276,7 @@ func exTypes[In, Out Element](op string) (in, out cudart.DataType, err error) {
 	var i In
 	var o Out
 	if !ok || !ok2 || out != in && out != cudart.R32F {
-		return 0, 0, errorf(op, ErrArgument, "%T inputs and a %T result: GemmEx takes Half, BFloat16 or float32 inputs and a result of their type or float32", i, o)
+		return 0, 0, errs.Errorf(op, ErrArgument, "%T inputs and a %T result: GemmEx takes Half, BFloat16 or float32 inputs and a result of their type or float32", i, o)
 	}
 	return in, out, nil
 }
@@ -287,7 +287,7 @@ func exTypes[In, Out Element](op string) (in, out cudart.DataType, err error) {
 // device has them. alpha and beta are float32.
 func GemmEx[In, Out Element](h *Handle, ta, tb Transpose, alpha float32, a, b Matrix[In], beta float32, c Matrix[Out]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	tin, tout, err := exTypes[In, Out]("GemmEx")
 	if err != nil {
@@ -310,7 +310,7 @@ func GemmEx[In, Out Element](h *Handle, ta, tb Transpose, alpha float32, a, b Ma
 // (cublasGemmStridedBatchedEx).
 func GemmStridedBatchedEx[In, Out Element](h *Handle, ta, tb Transpose, alpha float32, a, b Strided[In], beta float32, c Strided[Out]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	tin, tout, err := exTypes[In, Out]("GemmStridedBatchedEx")
 	if err != nil {

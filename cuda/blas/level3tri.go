@@ -68,7 +68,7 @@ type trsmPlan struct {
 func planTrsm(op string, side Side, uplo Uplo, t Transpose, diag Diag, a, b shape, real bool) (trsmPlan, error) {
 	var p trsmPlan
 	if side > Right || uplo > Lower || diag > Unit {
-		return p, errorf(op, ErrArgument, "an unknown Side %d, Uplo %d or Diag %d", side, uplo, diag)
+		return p, errs.Errorf(op, ErrArgument, "an unknown Side %d, Uplo %d or Diag %d", side, uplo, diag)
 	}
 	if err := checkTrans(op, "A", t); err != nil {
 		return p, err
@@ -83,17 +83,17 @@ func planTrsm(op string, side Side, uplo Uplo, t Transpose, diag Diag, a, b shap
 		return p, err
 	}
 	if a.rows != a.cols {
-		return p, errorf(op, ErrDimension, "A is %d×%d: a triangular matrix is square", a.rows, a.cols)
+		return p, errs.Errorf(op, ErrDimension, "A is %d×%d: a triangular matrix is square", a.rows, a.cols)
 	}
 	need, what := b.rows, "rows (Left)"
 	if side == Right {
 		need, what = b.cols, "columns (Right)"
 	}
 	if a.rows != need {
-		return p, errorf(op, ErrDimension, "A is %d×%d and B %d×%d: A's order is B's %s", a.rows, a.cols, b.rows, b.cols, what)
+		return p, errs.Errorf(op, ErrDimension, "A is %d×%d and B %d×%d: A's order is B's %s", a.rows, a.cols, b.rows, b.cols, what)
 	}
 	if a.layout != b.layout {
-		return p, errorf(op, ErrArgument, "A is %s and B %s: store them in one layout", a.layout, b.layout)
+		return p, errs.Errorf(op, ErrArgument, "A is %s and B %s: store them in one layout", a.layout, b.layout)
 	}
 	flip := b.layout == RowMajor
 	p = trsmPlan{side: side.mode(flip), uplo: uplo.fill(flip), op: t.op(), diag: diag.diag(), m: int32(b.rows), n: int32(b.cols), lda: int32(a.stride), ldb: int32(b.stride)}
@@ -108,7 +108,7 @@ func planTrsm(op string, side Side, uplo Uplo, t Transpose, diag Diag, a, b shap
 // its diagonal or ones), A and B in one layout.
 func Trsm[T Scalar](h *Handle, side Side, uplo Uplo, t Transpose, diag Diag, alpha T, a, b Matrix[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	p, err := planTrsm("Trsm", side, uplo, t, diag, shapeOf(a), shapeOf(b), isReal[T]())
 	if err != nil {
@@ -144,7 +144,7 @@ type syrkPlan struct {
 func planSyrk(op string, uplo Uplo, t Transpose, a, c shape, real bool) (syrkPlan, error) {
 	var p syrkPlan
 	if uplo > Lower {
-		return p, errorf(op, ErrArgument, "an unknown Uplo %d", uplo)
+		return p, errs.Errorf(op, ErrArgument, "an unknown Uplo %d", uplo)
 	}
 	if err := checkTrans(op, "A", t); err != nil {
 		return p, err
@@ -153,7 +153,7 @@ func planSyrk(op string, uplo Uplo, t Transpose, a, c shape, real bool) (syrkPla
 		t = min(t, Trans)
 	}
 	if t == ConjTrans {
-		return p, errorf(op, ErrArgument, "ConjTrans: Syrk is op(A)·op(A)ᵀ, NoTrans or Trans")
+		return p, errs.Errorf(op, ErrArgument, "ConjTrans: Syrk is op(A)·op(A)ᵀ, NoTrans or Trans")
 	}
 	if err := checkMatrix(op, "A", &a, 1, 0); err != nil {
 		return p, err
@@ -163,10 +163,10 @@ func planSyrk(op string, uplo Uplo, t Transpose, a, c shape, real bool) (syrkPla
 	}
 	n, k := opDims(a, t)
 	if c.rows != n || c.cols != n {
-		return p, errorf(op, ErrDimension, "op(A) is %d×%d, so C is %d×%d, not %d×%d", n, k, n, n, c.rows, c.cols)
+		return p, errs.Errorf(op, ErrDimension, "op(A) is %d×%d, so C is %d×%d, not %d×%d", n, k, n, n, c.rows, c.cols)
 	}
 	if a.layout != c.layout {
-		return p, errorf(op, ErrArgument, "A is %s and C %s: store them in one layout", a.layout, c.layout)
+		return p, errs.Errorf(op, ErrArgument, "A is %s and C %s: store them in one layout", a.layout, c.layout)
 	}
 	flip := c.layout == RowMajor
 	cop := t.op()
@@ -181,7 +181,7 @@ func planSyrk(op string, uplo Uplo, t Transpose, a, c shape, real bool) (syrkPla
 // NoTrans or Trans, A and C in one layout.
 func Syrk[T Scalar](h *Handle, uplo Uplo, t Transpose, alpha T, a Matrix[T], beta T, c Matrix[T]) error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
 	p, err := planSyrk("Syrk", uplo, t, shapeOf(a), shapeOf(c), isReal[T]())
 	if err != nil {

@@ -121,3 +121,29 @@ func TestStandinGemmBatchedAllocs(t *testing.T) {
 		t.Errorf("%d cublasSgemmBatched calls, want 104", n)
 	}
 }
+
+// TestStandinSetStream: the handle's SetStream calls cublasSetStream only
+// for another stream, and refuses a nil stream and a closed handle.
+func TestStandinSetStream(t *testing.T) {
+	if !standin.Run(t, majors) {
+		return
+	}
+	p := standinPair(t, 8)
+	s2 := standin.Keep(p.ctx.NewStream())(t)
+	if err := p.h.SetWorkspace(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	standin.CheckSetStream(t, cublas.SharedLibrary(), "cublasSetStream_v2", p.h, s2, func() error {
+		// cublasSetStream dropped the workspace, as cuBLAS does: SetStream freed it.
+		if p.h.own.workspace != nil {
+			t.Error("SetStream kept the workspace cuBLAS dropped")
+		}
+		if err := p.viaBlas(1); err != nil {
+			t.Fatal(err)
+		}
+		return p.h.Close()
+	})
+	if err := p.h.Close(); err != ErrClosed {
+		t.Errorf("second Close: %v, want ErrClosed", err)
+	}
+}

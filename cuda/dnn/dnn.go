@@ -27,10 +27,11 @@ package dnn
 
 import (
 	"errors"
-	"fmt"
 	"strings"
+	"sync"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cudnn"
@@ -42,33 +43,32 @@ var (
 	ErrBadShape  = errors.New("shapes do not agree")
 	ErrBadArg    = errors.New("bad argument")
 	ErrNoEngine  = errors.New("no engine of cuDNN's heuristics could run the graph")
-	ErrNilHandle = errors.New("dnn: nil *Handle")
-	ErrClosed    = errors.New("dnn: plan closed")
+	// ErrClosed is returned by a call through a nil *Handle, the use of
+	// a closed plan and a second Close: one value for every math package
+	// (errors.Is(ErrClosed, cuda.ErrFreed) is true).
+	ErrClosed = mathlib.ErrClosed
+	// ErrNilHandle is ErrClosed.
+	//
+	// Deprecated: use ErrClosed.
+	ErrNilHandle = ErrClosed
 )
 
 // Error is a refused or failed call: Op names it, Err is its kind (one of
-// the Err values, or cuDNN's status), Msg says what was wrong, and Last
-// is cuDNN's own text for a failed call, if it gave one.
-type Error struct {
-	Op   string
-	Err  error
-	Msg  string
-	Last string
-}
+// the Err values, or cuDNN's status), Msg says what was wrong, and Detail
+// is cuDNN's own text for a failed call ("cuDNN: ..."), if it gave one. It
+// is one type for every math package.
+type Error = mathlib.Error
 
-func (e *Error) Error() string {
-	s := "dnn: " + e.Op + ": " + e.Msg
-	if e.Last != "" {
-		s += " (cuDNN: " + strings.TrimSpace(e.Last) + ")"
+// errs makes the package's errors.
+const errs = mathlib.Pkg("dnn")
+
+// withLast returns e with cuDNN's last error text last, if any, as its
+// Detail.
+func withLast(e error, last string) error {
+	if last = strings.TrimSpace(last); last != "" {
+		e.(*Error).Detail = "cuDNN: " + last
 	}
-	return s
-}
-
-// Unwrap returns the kind of the error.
-func (e *Error) Unwrap() error { return e.Err }
-
-func errorf(op string, kind error, format string, args ...any) error {
-	return &Error{Op: op, Err: kind, Msg: fmt.Sprintf(format, args...)}
+	return e
 }
 
 // failed wraps the error of a cuDNN call with cuDNN's last error text.
@@ -76,18 +76,18 @@ func failed(op, call string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &Error{Op: op, Err: err, Msg: call + ": " + err.Error(), Last: lastError()}
+	return withLast(&Error{Pkg: string(errs), Op: op, Err: err, Msg: call + ": " + err.Error()}, lastError())
 }
 
 // Handle is a cuDNN handle (cudnnHandle_t) bound to a context and a
 // stream: the plans it builds execute on that stream. Close it when done;
 // an unreachable Handle is destroyed by a cleanup.
 type Handle struct {
-	ch     *cuda.Handle
-	ctx    *cuda.Context
-	stream *cuda.Stream
-	raw    cudnn.Handle
-	b      backend
+	ch  *cuda.Handle // bound to the handle's stream (ch.Stream())
+	ctx *cuda.Context
+	raw cudnn.Handle
+	b   backend
+	mu  sync.Mutex // orders SetStream and the calls on the handle
 }
 
 // New creates a cuDNN handle in ctx (cudnnCreate) bound to stream
@@ -99,33 +99,29 @@ func New(ctx *cuda.Context, stream *cuda.Stream) (*Handle, error) {
 	if err := cudnn.SharedLibrary().Load(); err != nil {
 		return nil, err
 	}
-	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	ch, err := cuda.NewStreamHandle(ctx, stream, func() (uint64, error) {
 		h, err := cudnn.Create()
 		if err != nil {
 			return 0, failed("New", "cudnnCreate", err)
 		}
 		return uint64(h), nil
-	}, func(h uint64) error { return cudnn.Destroy(cudnn.Handle(h)) })
+	}, func(h uint64) error { return cudnn.Destroy(cudnn.Handle(h)) },
+		func(h uint64, st cu.Stream) error {
+			return failed("New", "cudnnSetStream", cudnn.SetStream(cudnn.Handle(h), cudart.Stream(st)))
+		})
 	if err != nil {
 		return nil, err
 	}
-	h := &Handle{ch: ch, ctx: ctx, stream: stream, raw: cudnn.Handle(ch.Raw()), b: lib{}}
-	if err := stream.Call(func(st cu.Stream) error {
-		return failed("New", "cudnnSetStream", cudnn.SetStream(h.raw, cudart.Stream(st)))
-	}, ch); err != nil {
-		ch.Close()
-		return nil, err
-	}
-	return h, nil
+	return &Handle{ch: ch, ctx: ctx, raw: cudnn.Handle(ch.Raw()), b: lib{}}, nil
 }
 
 // Close destroys the handle (cudnnDestroy); a second Close returns
 // cuda.ErrFreed. Close the handle's plans first.
 func (h *Handle) Close() error {
 	if h == nil {
-		return ErrNilHandle
+		return ErrClosed
 	}
-	return h.ch.Close()
+	return mathlib.Closed(h.ch.Close())
 }
 
 // Raw returns cuDNN's handle, for the cudnn package.
@@ -135,7 +131,26 @@ func (h *Handle) Raw() cudnn.Handle { return h.raw }
 func (h *Handle) Operand() cuda.Operand { return h.ch }
 
 // Stream returns the stream the handle's plans execute on.
-func (h *Handle) Stream() *cuda.Stream { return h.stream }
+func (h *Handle) Stream() *cuda.Stream { return h.ch.Stream() }
+
+// SetStream makes s, a stream of the handle's context, the one its plans
+// execute on (cudnnSetStream), after the work queued on the old one (a
+// plan's workspace serves one stream at a time). TestGPUSetStream.
+func (h *Handle) SetStream(s *cuda.Stream) error {
+	if h == nil {
+		return ErrClosed
+	}
+	_, err := errs.SetStreamLocked(&h.mu, h.ch, s)
+	return err
+}
+
+// call runs fn, a cuDNN call of the handle, on its stream, with the
+// handle and ops in use (cuda.Handle.Call), in turn with SetStream.
+func (h *Handle) call(fn func(cu.Stream) error, ops ...cuda.Operand) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ch.Call(fn, ops...)
+}
 
 // Version is the version of the cuDNN loaded (cudnnGetVersion):
 // 91900 for 9.19.0.

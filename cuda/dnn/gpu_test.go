@@ -421,3 +421,49 @@ func TestGPUMatmulBiasReLU(t *testing.T) {
 	}
 	reportAll(t, cases)
 }
+
+// TestGPUSetStream: SetStream moves the handle to another stream of its
+// context, where its plans then execute; a nil stream and a closed handle
+// are refused.
+func TestGPUSetStream(t *testing.T) {
+	ctx, s, h := gpuSetup(t)
+	s2, err := ctx.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if err := h.SetStream(s); err != nil || h.Stream() != s {
+		t.Fatalf("SetStream to its own stream: %v", err)
+	}
+	if err := h.SetStream(s2); err != nil || h.Stream() != s2 {
+		t.Fatalf("SetStream to another stream: %v", err)
+	}
+	const m, k, n = 64, 64, 64
+	dt := Float16
+	p, err := h.MatmulBiasReLU(MatmulBiasReLU{A: Matrix(1, dt, 1, m, k), B: Matrix(2, dt, 1, k, n), Bias: Matrix(3, dt, 1, 1, n), Y: Matrix(4, dt, 1, m, n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := make([]Arg, 4)
+	for i, elems := range []int64{m * k, k * n, n, m * n} {
+		args[i] = Bind(int64(i+1), alloc(t, ctx, elems*dt.Size()))
+	}
+	if err := p.Execute(args...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.SetStream(nil); err == nil {
+		t.Fatal("SetStream(nil) took a nil stream")
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.SetStream(s); err != ErrClosed {
+		t.Fatalf("SetStream after Close: %v, want ErrClosed", err)
+	}
+}

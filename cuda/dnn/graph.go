@@ -55,21 +55,21 @@ func (c *Conv) check() error {
 			return err
 		}
 		if len(t.t.Dims) != 4 {
-			return errorf(op, ErrBadTensor, "%s has %d dimensions, a 2-D convolution's tensors have 4 (n, c, h, w)", t.name, len(t.t.Dims))
+			return errs.Errorf(op, ErrBadTensor, "%s has %d dimensions, a 2-D convolution's tensors have 4 (n, c, h, w)", t.name, len(t.t.Dims))
 		}
 		if t.t.Virtual {
-			return errorf(op, ErrBadTensor, "%s is virtual: a one-operation graph reads and writes memory", t.name)
+			return errs.Errorf(op, ErrBadTensor, "%s is virtual: a one-operation graph reads and writes memory", t.name)
 		}
 	}
 	if c.X.Type != c.W.Type || c.X.Type != c.Y.Type {
-		return errorf(op, ErrBadTensor, "types X %v, W %v, Y %v: want one type", c.X.Type, c.W.Type, c.Y.Type)
+		return errs.Errorf(op, ErrBadTensor, "types X %v, W %v, Y %v: want one type", c.X.Type, c.W.Type, c.Y.Type)
 	}
 	if c.X.UID == c.W.UID || c.X.UID == c.Y.UID || c.W.UID == c.Y.UID {
-		return errorf(op, ErrBadTensor, "unique ids X %d, W %d, Y %d: want three different", c.X.UID, c.W.UID, c.Y.UID)
+		return errs.Errorf(op, ErrBadTensor, "unique ids X %d, W %d, Y %d: want three different", c.X.UID, c.W.UID, c.Y.UID)
 	}
 	for i := range 2 {
 		if c.Stride[i] < 0 || c.Dilation[i] < 0 || c.Pad[i] < 0 {
-			return errorf(op, ErrBadArg, "negative padding, stride or dilation")
+			return errs.Errorf(op, ErrBadArg, "negative padding, stride or dilation")
 		}
 		if c.Stride[i] == 0 {
 			c.Stride[i] = 1
@@ -80,17 +80,17 @@ func (c *Conv) check() error {
 	}
 	x, w, y := c.X.Dims, c.W.Dims, c.Y.Dims
 	if w[1] != x[1] {
-		return errorf(op, ErrBadShape, "X has %d channels, W takes %d (W is k, c, r, s)", x[1], w[1])
+		return errs.Errorf(op, ErrBadShape, "X has %d channels, W takes %d (W is k, c, r, s)", x[1], w[1])
 	}
 	p, q := ConvOutput(x[2], x[3], w[2], w[3], c.Pad, c.Stride, c.Dilation)
 	if p <= 0 || q <= 0 {
-		return errorf(op, ErrBadShape, "a %d×%d filter does not fit a %d×%d input with padding %v and dilation %v", w[2], w[3], x[2], x[3], c.Pad, c.Dilation)
+		return errs.Errorf(op, ErrBadShape, "a %d×%d filter does not fit a %d×%d input with padding %v and dilation %v", w[2], w[3], x[2], x[3], c.Pad, c.Dilation)
 	}
 	if want := []int64{x[0], w[0], p, q}; !sameDims(y, want) {
-		return errorf(op, ErrBadShape, "Y is %v, the convolution of X %v by W %v gives %v", y, x, w, want)
+		return errs.Errorf(op, ErrBadShape, "Y is %v, the convolution of X %v by W %v gives %v", y, x, w, want)
 	}
 	if _, ok := c.Compute.cudnn(); !ok {
-		return errorf(op, ErrBadArg, "unknown compute type %v", c.Compute)
+		return errs.Errorf(op, ErrBadArg, "unknown compute type %v", c.Compute)
 	}
 	return nil
 }
@@ -116,28 +116,28 @@ func (m *MatmulBiasReLU) check() error {
 			return err
 		}
 		if len(t.t.Dims) != 3 {
-			return errorf(op, ErrBadTensor, "%s has %d dimensions, a matmul's tensors have 3 (batch, rows, columns)", t.name, len(t.t.Dims))
+			return errs.Errorf(op, ErrBadTensor, "%s has %d dimensions, a matmul's tensors have 3 (batch, rows, columns)", t.name, len(t.t.Dims))
 		}
 		if t.t.Virtual {
-			return errorf(op, ErrBadTensor, "%s is virtual: the graph reads and writes it in memory", t.name)
+			return errs.Errorf(op, ErrBadTensor, "%s is virtual: the graph reads and writes it in memory", t.name)
 		}
 		if other, ok := uids[t.t.UID]; ok {
-			return errorf(op, ErrBadTensor, "%s and %s have one unique id, %d", other, t.name, t.t.UID)
+			return errs.Errorf(op, ErrBadTensor, "%s and %s have one unique id, %d", other, t.name, t.t.UID)
 		}
 		uids[t.t.UID] = t.name
 	}
 	a, b, bias, y := m.A.Dims, m.B.Dims, m.Bias.Dims, m.Y.Dims
 	if b[0] != a[0] || b[1] != a[2] {
-		return errorf(op, ErrBadShape, "A is %v and B %v: want B batch × %d × n", a, b, a[2])
+		return errs.Errorf(op, ErrBadShape, "A is %v and B %v: want B batch × %d × n", a, b, a[2])
 	}
 	if !sameDims(y, []int64{a[0], a[1], b[2]}) {
-		return errorf(op, ErrBadShape, "Y is %v, A·B is %v", y, []int64{a[0], a[1], b[2]})
+		return errs.Errorf(op, ErrBadShape, "Y is %v, A·B is %v", y, []int64{a[0], a[1], b[2]})
 	}
 	if (bias[0] != 1 && bias[0] != a[0]) || bias[1] != 1 || bias[2] != b[2] {
-		return errorf(op, ErrBadShape, "Bias is %v: want 1 × 1 × %d or %d × 1 × %d", bias, b[2], a[0], b[2])
+		return errs.Errorf(op, ErrBadShape, "Bias is %v: want 1 × 1 × %d or %d × 1 × %d", bias, b[2], a[0], b[2])
 	}
 	if _, ok := m.Compute.cudnn(); !ok {
-		return errorf(op, ErrBadArg, "unknown compute type %v", m.Compute)
+		return errs.Errorf(op, ErrBadArg, "unknown compute type %v", m.Compute)
 	}
 	return nil
 }
@@ -259,7 +259,7 @@ type variantPack struct {
 // ConvForward builds the plan of one convolution forward.
 func (h *Handle) ConvForward(c Conv) (*Plan, error) {
 	if h == nil {
-		return nil, ErrNilHandle
+		return nil, ErrClosed
 	}
 	if err := c.check(); err != nil {
 		return nil, err
@@ -296,7 +296,7 @@ func convGraph(g *builder, c *Conv) []cudnn.BackendDescriptor {
 // MatmulBiasReLU builds the plan of relu(A·B + Bias), one fused graph.
 func (h *Handle) MatmulBiasReLU(m MatmulBiasReLU) (*Plan, error) {
 	if h == nil {
-		return nil, ErrNilHandle
+		return nil, ErrClosed
 	}
 	if err := m.check(); err != nil {
 		return nil, err
@@ -334,11 +334,11 @@ func matmulGraph(g *builder, m *MatmulBiasReLU) []cudnn.BackendDescriptor {
 // cuDNN can finalize, and allocates its workspace.
 func (h *Handle) build(op string, tensors []Tensor, ops func(*builder) []cudnn.BackendDescriptor) (*Plan, error) {
 	var p *Plan
-	err := h.stream.Call(func(cu.Stream) error {
+	err := h.call(func(cu.Stream) error {
 		var err error
 		p, err = buildPlan(h.b, h.raw, op, tensors, ops)
 		return err
-	}, h.ch)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +375,7 @@ func buildPlan(b backend, handle cudnn.Handle, op string, tensors []Tensor, ops 
 		g.fail("cudnnBackendGetAttribute(ENGINEHEUR_RESULTS count)", b.get(heur, cudnn.AttrEngineheurResults, cudnn.TypeBackendDescriptor, 0, &n, nil))
 	}
 	if g.err == nil && n <= 0 {
-		g.err = &Error{Op: op, Err: ErrNoEngine, Msg: "cuDNN's heuristics (mode A) returned no engine configuration", Last: lastErrorOf(b)}
+		g.err = withLast(errs.Errorf(op, ErrNoEngine, "cuDNN's heuristics (mode A) returned no engine configuration"), lastErrorOf(b))
 	}
 	if g.err != nil {
 		destroyAll()
@@ -420,7 +420,7 @@ func buildPlan(b backend, handle cudnn.Handle, op string, tensors []Tensor, ops 
 	}
 	if p.plan == 0 {
 		destroyAll()
-		e := &Error{Op: op, Err: ErrNoEngine, Msg: fmt.Sprintf("none of the %d engine configurations of cuDNN's heuristics finalized", got)}
+		e := &Error{Pkg: string(errs), Op: op, Err: ErrNoEngine, Msg: fmt.Sprintf("none of the %d engine configurations of cuDNN's heuristics finalized", got)}
 		if last != nil {
 			e.Msg += "; the last: " + last.Error()
 		}
@@ -498,7 +498,7 @@ func Bind[T any](uid int64, b *cuda.Buffer[T]) Arg {
 // order of p.uids.
 func (p *Plan) checkArgs(args []Arg) error {
 	if len(args) != len(p.tensors) {
-		return errorf(p.op, ErrBadArg, "%d buffers for the %d tensors of the graph (unique ids %v)", len(args), len(p.tensors), p.uids)
+		return errs.Errorf(p.op, ErrBadArg, "%d buffers for the %d tensors of the graph (unique ids %v)", len(args), len(p.tensors), p.uids)
 	}
 	for i := range p.ptrs {
 		p.ptrs[i] = 0
@@ -512,17 +512,17 @@ func (p *Plan) checkArgs(args []Arg) error {
 		}
 		switch {
 		case i < 0:
-			return errorf(p.op, ErrBadArg, "unique id %d is no tensor of the graph (%v)", a.UID, p.uids)
+			return errs.Errorf(p.op, ErrBadArg, "unique id %d is no tensor of the graph (%v)", a.UID, p.uids)
 		case p.ptrs[i] != 0:
-			return errorf(p.op, ErrBadArg, "unique id %d bound twice", a.UID)
+			return errs.Errorf(p.op, ErrBadArg, "unique id %d bound twice", a.UID)
 		case a.op == nil || a.ptr == 0:
-			return errorf(p.op, ErrBadArg, "unique id %d: nil buffer", a.UID)
+			return errs.Errorf(p.op, ErrBadArg, "unique id %d: nil buffer", a.UID)
 		case a.ptr%alignment != 0:
-			return errorf(p.op, ErrBadArg, "unique id %d: buffer at %#x is not %d-byte aligned", a.UID, a.ptr, alignment)
+			return errs.Errorf(p.op, ErrBadArg, "unique id %d: buffer at %#x is not %d-byte aligned", a.UID, a.ptr, alignment)
 		}
 		t := p.tensors[i]
 		if need := uint64(t.Footprint() * t.Type.Size()); a.bytes < need {
-			return errorf(p.op, ErrBadArg, "unique id %d: buffer of %d bytes, the tensor %v of %v needs %d", a.UID, a.bytes, t.Dims, t.Type, need)
+			return errs.Errorf(p.op, ErrBadArg, "unique id %d: buffer of %d bytes, the tensor %v of %v needs %d", a.UID, a.bytes, t.Dims, t.Type, need)
 		}
 		p.ptrs[i] = a.ptr
 	}
@@ -545,7 +545,7 @@ func (p *Plan) Execute(args ...Arg) error {
 		return err
 	}
 	var opsArr [8]cuda.Operand
-	ops := append(opsArr[:0], p.h.ch)
+	ops := opsArr[:0]
 	for _, a := range args {
 		ops = append(ops, a.op)
 	}
@@ -554,7 +554,7 @@ func (p *Plan) Execute(args ...Arg) error {
 		ops = append(ops, p.ws)
 		ws = uintptr(p.ws.Ptr())
 	}
-	return p.h.stream.Call(func(cu.Stream) error { return p.execute(p.h.raw, ws) }, ops...)
+	return p.h.call(func(cu.Stream) error { return p.execute(p.h.raw, ws) }, ops...)
 }
 
 // execute runs the plan with p.ptrs and workspace ws; p.mu held. The

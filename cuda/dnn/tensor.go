@@ -113,23 +113,23 @@ func (t Tensor) Footprint() int64 {
 // check reports what cuDNN would refuse, or get wrong silently, in t.
 func (t Tensor) check(op, name string) error {
 	if _, ok := t.Type.cudnn(); !ok {
-		return errorf(op, ErrBadTensor, "%s: unknown data type %v", name, t.Type)
+		return errs.Errorf(op, ErrBadTensor, "%s: unknown data type %v", name, t.Type)
 	}
 	if len(t.Dims) < 3 || len(t.Dims) > 8 {
-		return errorf(op, ErrBadTensor, "%s: %d dimensions, cuDNN's graphs take 3 to 8", name, len(t.Dims))
+		return errs.Errorf(op, ErrBadTensor, "%s: %d dimensions, cuDNN's graphs take 3 to 8", name, len(t.Dims))
 	}
 	if len(t.Strides) != len(t.Dims) {
-		return errorf(op, ErrBadTensor, "%s: %d dimensions but %d strides", name, len(t.Dims), len(t.Strides))
+		return errs.Errorf(op, ErrBadTensor, "%s: %d dimensions but %d strides", name, len(t.Dims), len(t.Strides))
 	}
 	if t.UID <= 0 {
-		return errorf(op, ErrBadTensor, "%s: unique id %d, want one above 0", name, t.UID)
+		return errs.Errorf(op, ErrBadTensor, "%s: unique id %d, want one above 0", name, t.UID)
 	}
 	for i, d := range t.Dims {
 		if d <= 0 || t.Strides[i] <= 0 {
-			return errorf(op, ErrBadTensor, "%s: dimension %d is %d with stride %d, both must be positive", name, i, d, t.Strides[i])
+			return errs.Errorf(op, ErrBadTensor, "%s: dimension %d is %d with stride %d, both must be positive", name, i, d, t.Strides[i])
 		}
 		if d > 1<<31-1 || t.Strides[i] > 1<<40 {
-			return errorf(op, ErrBadTensor, "%s: dimension %d (%d, stride %d) is out of range", name, i, d, t.Strides[i])
+			return errs.Errorf(op, ErrBadTensor, "%s: dimension %d (%d, stride %d) is out of range", name, i, d, t.Strides[i])
 		}
 	}
 	return nil

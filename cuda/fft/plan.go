@@ -32,6 +32,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cufft"
@@ -147,19 +148,10 @@ func (p *Plan) Stream() *cuda.Stream { return p.h.Stream() }
 // the old stream are waited for first, so the two never share the work
 // area at once.
 func (p *Plan) SetStream(s *cuda.Stream) error {
-	if s == nil {
-		return errors.New("fft: SetStream: nil stream")
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	old := p.h.Stream()
-	if s == old {
-		return nil
-	}
-	if err := old.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
-		return err // a closed stream has finished its work
-	}
-	return p.h.SetStream(s)
+	_, err := errs.SetStream(p.h, s)
+	return err
 }
 
 // SetWorkArea gives the plan ws as its work area (cufftSetWorkArea): at
@@ -169,10 +161,10 @@ func (p *Plan) SetStream(s *cuda.Stream) error {
 // area, cuFFT frees that one.
 func (p *Plan) SetWorkArea(ws *cuda.Buffer[byte]) error {
 	if ws == nil {
-		return misuse("Plan.SetWorkArea", cufft.InvalidValue, "nil work area")
+		return errs.Errorf("Plan.SetWorkArea", cufft.InvalidValue, "nil work area")
 	}
 	if ws.Bytes() < p.workSize {
-		return misuse("Plan.SetWorkArea", cufft.InvalidValue, "%d bytes for a plan that needs %d", ws.Bytes(), p.workSize)
+		return errs.Errorf("Plan.SetWorkArea", cufft.InvalidValue, "%d bytes for a plan that needs %d", ws.Bytes(), p.workSize)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -184,8 +176,8 @@ func (p *Plan) SetWorkArea(ws *cuda.Buffer[byte]) error {
 }
 
 // Close destroys the plan (cufftDestroy) once the calls in flight have
-// returned. A second Close returns cuda.ErrFreed.
-func (p *Plan) Close() error { return p.h.Close() }
+// returned. A second Close returns ErrClosed.
+func (p *Plan) Close() error { return mathlib.Closed(p.h.Close()) }
 
 // C2C queues on the plan's stream the transform of in into out in the
 // given direction (cufftExecC2C). in and out may be the same buffer (an
@@ -239,7 +231,7 @@ func (p *Plan) Z2D(in *cuda.Buffer[complex128], out *cuda.Buffer[float64]) error
 // buffers and the work area.
 func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda.Buffer[O], dir Direction, call func(i, o unsafe.Pointer) error) error {
 	if p == nil || in == nil || out == nil {
-		return misuse(op, cufft.InvalidValue, "nil plan or buffer")
+		return errs.Errorf(op, cufft.InvalidValue, "nil plan or buffer")
 	}
 	if err := p.checkExec(op, t, dir, in.Len(), out.Len(), in.Ptr(), in.Bytes(), out.Ptr(), out.Bytes()); err != nil {
 		return err
@@ -250,7 +242,7 @@ func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda
 		return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out, p.ws)
 	}
 	if p.shape.external {
-		return misuse(op, cufft.NoWorkspace, "the plan's work area is external and not set: call SetWorkArea with %d bytes", p.workSize)
+		return errs.Errorf(op, cufft.NoWorkspace, "the plan's work area is external and not set: call SetWorkArea with %d bytes", p.workSize)
 	}
 	return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out)
 }
@@ -259,23 +251,23 @@ func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda
 // inPtr) to out before cuFFT sees it.
 func (p *Plan) checkExec(op string, t Type, dir Direction, inLen, outLen int, inPtr cu.Deviceptr, inBytes uint64, outPtr cu.Deviceptr, outBytes uint64) error {
 	if p.shape.typ != t {
-		return misuse(op, cufft.InvalidType, "the plan is %v, not %v", p.shape.typ, t)
+		return errs.Errorf(op, cufft.InvalidType, "the plan is %v, not %v", p.shape.typ, t)
 	}
 	if dir != Forward && dir != Inverse {
-		return misuse(op, cufft.InvalidValue, "direction %d: want Forward or Inverse", dir)
+		return errs.Errorf(op, cufft.InvalidValue, "direction %d: want Forward or Inverse", dir)
 	}
 	if int64(inLen) < p.shape.inLen {
-		return misuse(op, cufft.InvalidSize, "input of %d elements for a plan that reads %d", inLen, p.shape.inLen)
+		return errs.Errorf(op, cufft.InvalidSize, "input of %d elements for a plan that reads %d", inLen, p.shape.inLen)
 	}
 	if int64(outLen) < p.shape.outLen {
-		return misuse(op, cufft.InvalidSize, "output of %d elements for a plan that writes %d", outLen, p.shape.outLen)
+		return errs.Errorf(op, cufft.InvalidSize, "output of %d elements for a plan that writes %d", outLen, p.shape.outLen)
 	}
 	if inPtr < outPtr+cu.Deviceptr(outBytes) && outPtr < inPtr+cu.Deviceptr(inBytes) {
 		switch {
 		case t != C2C && t != Z2Z:
-			return misuse(op, cufft.InvalidValue, "input and output overlap: real transforms here are out of place")
+			return errs.Errorf(op, cufft.InvalidValue, "input and output overlap: real transforms here are out of place")
 		case inPtr != outPtr:
-			return misuse(op, cufft.InvalidValue, "input and output overlap at different addresses: in place means the same buffer")
+			return errs.Errorf(op, cufft.InvalidValue, "input and output overlap at different addresses: in place means the same buffer")
 		}
 	}
 	return nil

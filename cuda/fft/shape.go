@@ -1,7 +1,7 @@
 package fft
 
 import (
-	"fmt"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 
 	"github.com/cugen/cugen/cuda/sys/cufft"
 )
@@ -59,22 +59,19 @@ type Desc struct {
 	ExternalWorkspace bool
 }
 
-// Error is a call refused before cuFFT is called. It unwraps to the
-// cuFFT result that names what is wrong.
-type Error struct {
-	Op     string       // the function or method, e.g. "Plan.C2C"
-	Result cufft.Result // cufft.InvalidSize, InvalidValue, InvalidType, ...
-	Msg    string
-}
+// Error is a call refused before cuFFT is called: Op the function or
+// method ("Plan.C2C"), Err the cufft.Result that names what is wrong
+// (cufft.InvalidSize, InvalidValue, InvalidType, ...; errors.Is), Msg
+// what was wrong. It is one type for every math package.
+type Error = mathlib.Error
 
-func (e *Error) Error() string { return "fft: " + e.Op + ": " + e.Msg }
+// ErrClosed is returned by the use of a closed plan or cache and by a
+// second Close: one value for every math package (errors.Is(ErrClosed,
+// cuda.ErrFreed) is true).
+var ErrClosed = mathlib.ErrClosed
 
-// Unwrap returns the cuFFT result.
-func (e *Error) Unwrap() error { return e.Result }
-
-func misuse(op string, r cufft.Result, format string, args ...any) error {
-	return &Error{Op: op, Result: r, Msg: fmt.Sprintf(format, args...)}
-}
+// errs makes the package's errors.
+const errs = mathlib.Pkg("fft")
 
 // key is a Desc in a comparable form, with what it implies: a plan
 // cache's key, and the checked shape a plan keeps.
@@ -135,27 +132,27 @@ func check(op string, d *Desc) (shape, error) {
 	switch d.Type {
 	case C2C, R2C, C2R, Z2Z, D2Z, Z2D:
 	default:
-		return shape{}, misuse(op, cufft.InvalidType, "unknown transform type %d", int32(d.Type))
+		return shape{}, errs.Errorf(op, cufft.InvalidType, "unknown transform type %d", int32(d.Type))
 	}
 	if r := len(d.Dims); r < 1 || r > 3 {
-		return shape{}, misuse(op, cufft.InvalidValue, "%d sizes: want 1 to 3", r)
+		return shape{}, errs.Errorf(op, cufft.InvalidValue, "%d sizes: want 1 to 3", r)
 	}
 	if d.Batch < 0 {
-		return shape{}, misuse(op, cufft.InvalidValue, "batch %d", d.Batch)
+		return shape{}, errs.Errorf(op, cufft.InvalidValue, "batch %d", d.Batch)
 	}
 	for i, v := range d.Dims {
 		if v < 1 || v > maxElems {
-			return shape{}, misuse(op, cufft.InvalidSize, "size %d along dimension %d", v, i)
+			return shape{}, errs.Errorf(op, cufft.InvalidSize, "size %d along dimension %d", v, i)
 		}
 	}
 	k, _ := keyOf(d)
 	switch {
 	case (d.InEmbed == nil) != (d.OutEmbed == nil):
-		return shape{}, misuse(op, cufft.InvalidValue, "InEmbed and OutEmbed go together (cuFFT ignores the one without the other)")
+		return shape{}, errs.Errorf(op, cufft.InvalidValue, "InEmbed and OutEmbed go together (cuFFT ignores the one without the other)")
 	case d.InEmbed == nil && (d.InStride|d.OutStride|d.InDist|d.OutDist) != 0:
-		return shape{}, misuse(op, cufft.InvalidValue, "strides and distances without InEmbed and OutEmbed (cuFFT would ignore them)")
+		return shape{}, errs.Errorf(op, cufft.InvalidValue, "strides and distances without InEmbed and OutEmbed (cuFFT would ignore them)")
 	case d.InEmbed != nil && (len(d.InEmbed) != k.rank || len(d.OutEmbed) != k.rank):
-		return shape{}, misuse(op, cufft.InvalidValue, "embeds of %d and %d sizes for %d dimensions", len(d.InEmbed), len(d.OutEmbed), k.rank)
+		return shape{}, errs.Errorf(op, cufft.InvalidValue, "embeds of %d and %d sizes for %d dimensions", len(d.InEmbed), len(d.OutEmbed), k.rank)
 	}
 	in, out := k.n, k.n
 	last := k.rank - 1
@@ -183,34 +180,34 @@ func extent(op, side string, rank int, batch int64, m [3]int64, advanced bool, e
 		n := batch
 		for i := range rank {
 			if n > maxElems/m[i] {
-				return 0, misuse(op, cufft.InvalidSize, "%s of more than 2^56 elements", side)
+				return 0, errs.Errorf(op, cufft.InvalidSize, "%s of more than 2^56 elements", side)
 			}
 			n *= m[i]
 		}
 		return n, nil
 	}
 	if stride < 1 || dist < 0 || (batch > 1 && dist < 1) {
-		return 0, misuse(op, cufft.InvalidValue, "%s stride %d, distance %d: want a stride >= 1 and a distance >= 1 for a batch", side, stride, dist)
+		return 0, errs.Errorf(op, cufft.InvalidValue, "%s stride %d, distance %d: want a stride >= 1 and a distance >= 1 for a batch", side, stride, dist)
 	}
 	var top, step int64 = 0, 1 // the largest index of one transform; the step of dimension i
 	for i := rank - 1; i >= 0; i-- {
 		if embed[i] < m[i] {
-			return 0, misuse(op, cufft.InvalidValue, "%s embed %d along dimension %d holds fewer than the %d elements there", side, embed[i], i, m[i])
+			return 0, errs.Errorf(op, cufft.InvalidValue, "%s embed %d along dimension %d holds fewer than the %d elements there", side, embed[i], i, m[i])
 		}
 		top += (m[i] - 1) * step
 		if i > 0 {
 			if step > maxElems/embed[i] {
-				return 0, misuse(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
+				return 0, errs.Errorf(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
 			}
 			step *= embed[i]
 		}
 	}
 	if top > maxElems/stride || (batch-1) > maxElems/max(dist, 1) {
-		return 0, misuse(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
+		return 0, errs.Errorf(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
 	}
 	n := (batch-1)*dist + top*stride + 1
 	if n > maxElems {
-		return 0, misuse(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
+		return 0, errs.Errorf(op, cufft.InvalidSize, "%s layout beyond 2^56 elements", side)
 	}
 	return n, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/curand"
@@ -55,19 +56,10 @@ func (g *Generator) Stream() *cuda.Stream { return g.h.Stream() }
 // the old stream is waited for first, so the two never run at once on
 // the generator's state.
 func (g *Generator) SetStream(s *cuda.Stream) error {
-	if s == nil {
-		return errors.New("rand: SetStream: nil stream")
-	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	old := g.h.Stream()
-	if s == old {
-		return nil
-	}
-	if err := old.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
-		return err // a closed stream has finished its work
-	}
-	return g.h.SetStream(s)
+	_, err := errs.SetStream(g.h, s)
+	return err
 }
 
 // SetSeed sets a pseudorandom generator's seed
@@ -127,8 +119,8 @@ func (g *Generator) GenerateSeeds() error {
 }
 
 // Close destroys the generator (curandDestroyGenerator) once the calls in
-// flight have returned. A second Close returns cuda.ErrFreed.
-func (g *Generator) Close() error { return g.h.Close() }
+// flight have returned. A second Close returns ErrClosed.
+func (g *Generator) Close() error { return mathlib.Closed(g.h.Close()) }
 
 // do runs a setting's call, one call of g at a time, with its context
 // current (Stream.Call on its stream, which queues nothing).
@@ -257,5 +249,5 @@ func Bits[T Word](g *Generator, b *cuda.Buffer[T]) error {
 }
 
 func errNil(op string) error {
-	return misuse(op, curand.StatusNotInitialized, "nil generator or buffer")
+	return errs.Errorf(op, curand.StatusNotInitialized, "nil generator or buffer")
 }

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sync"
 
-	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/curand"
 )
 
@@ -45,7 +44,7 @@ func (st *hostState) close() error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
-		return cuda.ErrFreed
+		return ErrClosed
 	}
 	st.closed = true
 	return curand.DestroyGenerator(st.raw)
@@ -57,7 +56,7 @@ func (st *hostState) do(check func(s *settings) error, fn func(curand.Generator)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
-		return cuda.ErrFreed
+		return ErrClosed
 	}
 	if check != nil {
 		if err := check(&st.set); err != nil {
@@ -74,7 +73,7 @@ func (g *HostGenerator) Raw() curand.Generator { return g.st.raw }
 func (g *HostGenerator) Type() Type { return g.st.set.typ }
 
 // Close destroys the generator (curandDestroyGenerator). A second Close
-// returns cuda.ErrFreed.
+// returns ErrClosed.
 func (g *HostGenerator) Close() error { return g.st.close() }
 
 // SetSeed sets a pseudorandom generator's seed

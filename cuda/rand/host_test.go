@@ -299,10 +299,10 @@ func TestHostClose(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Close(); !errors.Is(err, cuda.ErrFreed) {
-		t.Fatalf("second Close: %v", err)
+	if err := g.Close(); err != ErrClosed || !errors.Is(err, cuda.ErrFreed) {
+		t.Fatalf("second Close: %v, want ErrClosed (which is cuda.ErrFreed)", err)
 	}
-	if err := UniformHost(g, make([]float32, 4)); !errors.Is(err, cuda.ErrFreed) {
+	if err := UniformHost(g, make([]float32, 4)); err != ErrClosed {
 		t.Fatalf("use after Close: %v", err)
 	}
 	if err := g.SetSeed(1); !errors.Is(err, cuda.ErrFreed) {

@@ -33,7 +33,7 @@
 package rand
 
 import (
-	"fmt"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"math"
 
 	"github.com/cugen/cugen/cuda/sys/curand"
@@ -81,22 +81,19 @@ type Float interface{ float32 | float64 }
 // but the 64-bit Sobol ones, uint64 from those.
 type Word interface{ uint32 | uint64 }
 
-// Error is a call refused before cuRAND is called. It unwraps to the
-// cuRAND status the call breaks the rule of.
-type Error struct {
-	Op     string        // the function or method, e.g. "Normal"
-	Status curand.Status // what cuRAND would return
-	Msg    string
-}
+// Error is a call refused before cuRAND is called: Op the function or
+// method ("Normal"), Err the curand.Status the call breaks the rule of
+// (what cuRAND would return; errors.Is(err, curand.StatusOutOfRange)),
+// Msg what was wrong. It is one type for every math package.
+type Error = mathlib.Error
 
-func (e *Error) Error() string { return "rand: " + e.Op + ": " + e.Msg }
+// ErrClosed is returned by the use of a closed generator and by a second
+// Close: one value for every math package (errors.Is(ErrClosed,
+// cuda.ErrFreed) is true).
+var ErrClosed = mathlib.ErrClosed
 
-// Unwrap returns the cuRAND status.
-func (e *Error) Unwrap() error { return e.Status }
-
-func misuse(op string, st curand.Status, format string, args ...any) error {
-	return &Error{Op: op, Status: st, Msg: fmt.Sprintf(format, args...)}
-}
+// errs makes the package's errors.
+const errs = mathlib.Pkg("rand")
 
 func isPseudo(t Type) bool { return t >= 100 && t < 200 }
 func isQuasi(t Type) bool  { return t >= 200 && t < 300 }
@@ -108,7 +105,7 @@ func checkType(op string, t Type) error {
 		Sobol32, ScrambledSobol32, Sobol64, ScrambledSobol64, QuasiDefault:
 		return nil
 	}
-	return misuse(op, curand.StatusTypeError, "unknown generator type %d", int32(t))
+	return errs.Errorf(op, curand.StatusTypeError, "unknown generator type %d", int32(t))
 }
 
 // dist is what a call generates.
@@ -135,40 +132,40 @@ func (s *settings) checkFill(op string, d dist, n int) error {
 	switch d {
 	case distBits32:
 		if is64(s.typ) {
-			return misuse(op, curand.StatusTypeError, "%v makes 64-bit values: use a uint64 destination", s.typ)
+			return errs.Errorf(op, curand.StatusTypeError, "%v makes 64-bit values: use a uint64 destination", s.typ)
 		}
 	case distBits64:
 		if !is64(s.typ) {
-			return misuse(op, curand.StatusTypeError, "%v makes 32-bit values (64-bit values come from Sobol64 and ScrambledSobol64): use a uint32 destination", s.typ)
+			return errs.Errorf(op, curand.StatusTypeError, "%v makes 32-bit values (64-bit values come from Sobol64 and ScrambledSobol64): use a uint32 destination", s.typ)
 		}
 	}
 	if isQuasi(s.typ) {
 		if n%s.dims != 0 {
-			return misuse(op, curand.StatusLengthNotMultiple, "%d values for %d dimensions: want a multiple of the dimensions", n, s.dims)
+			return errs.Errorf(op, curand.StatusLengthNotMultiple, "%d values for %d dimensions: want a multiple of the dimensions", n, s.dims)
 		}
 	} else if (d == distNormal || d == distLogNormal) && n%2 != 0 {
-		return misuse(op, curand.StatusLengthNotMultiple, "%d values: pseudorandom generators make normal values in pairs (Box-Muller), want an even count", n)
+		return errs.Errorf(op, curand.StatusLengthNotMultiple, "%d values: pseudorandom generators make normal values in pairs (Box-Muller), want an even count", n)
 	}
 	return nil
 }
 
 func checkLambda(op string, lambda float64) error {
 	if !(lambda > 0) || math.IsInf(lambda, 1) {
-		return misuse(op, curand.StatusOutOfRange, "lambda %v: want a positive, finite mean", lambda)
+		return errs.Errorf(op, curand.StatusOutOfRange, "lambda %v: want a positive, finite mean", lambda)
 	}
 	return nil
 }
 
 func checkStddev[T Float](op string, stddev T) error {
 	if !(stddev >= 0) || math.IsInf(float64(stddev), 1) {
-		return misuse(op, curand.StatusOutOfRange, "stddev %v: want a finite value >= 0", stddev)
+		return errs.Errorf(op, curand.StatusOutOfRange, "stddev %v: want a finite value >= 0", stddev)
 	}
 	return nil
 }
 
 func (s *settings) checkSeed(op string) error {
 	if !isPseudo(s.typ) {
-		return misuse(op, curand.StatusTypeError, "%v is quasirandom: it has no seed", s.typ)
+		return errs.Errorf(op, curand.StatusTypeError, "%v is quasirandom: it has no seed", s.typ)
 	}
 	return nil
 }
@@ -180,15 +177,15 @@ func (s *settings) checkOrdering(op string, o Ordering) error {
 	case isQuasi(s.typ) && o == QuasiOrder:
 		return nil
 	}
-	return misuse(op, curand.StatusOutOfRange, "ordering %v for %v", o, s.typ)
+	return errs.Errorf(op, curand.StatusOutOfRange, "ordering %v for %v", o, s.typ)
 }
 
 func (s *settings) checkDimensions(op string, n int) error {
 	if !isQuasi(s.typ) {
-		return misuse(op, curand.StatusTypeError, "%v is pseudorandom: it has no dimensions", s.typ)
+		return errs.Errorf(op, curand.StatusTypeError, "%v is pseudorandom: it has no dimensions", s.typ)
 	}
 	if n < 1 || n > MaxDimensions {
-		return misuse(op, curand.StatusOutOfRange, "%d dimensions: want 1 to %d", n, MaxDimensions)
+		return errs.Errorf(op, curand.StatusOutOfRange, "%d dimensions: want 1 to %d", n, MaxDimensions)
 	}
 	return nil
 }

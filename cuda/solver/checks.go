@@ -18,19 +18,19 @@ func shapeOf[T Scalar](name string, m Matrix[T]) shape {
 // check checks the matrix fits its buffer.
 func (s shape) check(op string) error {
 	if !s.buf {
-		return shapeErr(op, "%s has no buffer", s.name)
+		return errs.Shape(op, "%s has no buffer", s.name)
 	}
 	if s.rows < 0 || s.cols < 0 || s.rows > math.MaxInt32 || s.cols > math.MaxInt32 {
-		return shapeErr(op, "%s is %d×%d", s.name, s.rows, s.cols)
+		return errs.Shape(op, "%s is %d×%d", s.name, s.rows, s.cols)
 	}
 	if s.ld < max(1, s.rows) || s.ld > math.MaxInt32 {
-		return shapeErr(op, "%s's leading dimension %d is below its %d rows", s.name, s.ld, s.rows)
+		return errs.Shape(op, "%s's leading dimension %d is below its %d rows", s.name, s.ld, s.rows)
 	}
 	if s.rows == 0 || s.cols == 0 {
 		return nil
 	}
 	if need := (s.cols-1)*s.ld + s.rows; s.n < need {
-		return shapeErr(op, "%s is %d×%d with leading dimension %d: %d elements needed, its buffer has %d", s.name, s.rows, s.cols, s.ld, need, s.n)
+		return errs.Shape(op, "%s is %d×%d with leading dimension %d: %d elements needed, its buffer has %d", s.name, s.rows, s.cols, s.ld, need, s.n)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (s shape) square(op string) error {
 		return err
 	}
 	if s.rows != s.cols {
-		return shapeErr(op, "%s is %d×%d, not square", s.name, s.rows, s.cols)
+		return errs.Shape(op, "%s is %d×%d, not square", s.name, s.rows, s.cols)
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ func checkPotrf(a shape, fill Fill) error {
 		return err
 	}
 	if !fill.valid() {
-		return shapeErr("Potrf", "fill %d", fill)
+		return errs.Shape("Potrf", "fill %d", fill)
 	}
 	return nil
 }
@@ -64,10 +64,10 @@ func checkPotrs(a, b shape, fill Fill) error {
 		return err
 	}
 	if !fill.valid() {
-		return shapeErr(op, "fill %d", fill)
+		return errs.Shape(op, "fill %d", fill)
 	}
 	if b.rows != a.rows {
-		return shapeErr(op, "B has %d rows for a %d×%d A", b.rows, a.rows, a.cols)
+		return errs.Shape(op, "B has %d rows for a %d×%d A", b.rows, a.rows, a.cols)
 	}
 	return nil
 }
@@ -78,7 +78,7 @@ func checkGetrf(a shape, ipiv int) error {
 		return err
 	}
 	if ipiv < min(a.rows, a.cols) {
-		return shapeErr(op, "ipiv has %d elements for a %d×%d A (min(m, n) = %d needed)", ipiv, a.rows, a.cols, min(a.rows, a.cols))
+		return errs.Shape(op, "ipiv has %d elements for a %d×%d A (min(m, n) = %d needed)", ipiv, a.rows, a.cols, min(a.rows, a.cols))
 	}
 	return nil
 }
@@ -92,13 +92,13 @@ func checkGetrs(a, b shape, trans Op, ipiv int) error {
 		return err
 	}
 	if !trans.valid() {
-		return shapeErr(op, "operation %d", trans)
+		return errs.Shape(op, "operation %d", trans)
 	}
 	if ipiv < a.rows {
-		return shapeErr(op, "ipiv has %d elements for a %d×%d A", ipiv, a.rows, a.cols)
+		return errs.Shape(op, "ipiv has %d elements for a %d×%d A", ipiv, a.rows, a.cols)
 	}
 	if b.rows != a.rows {
-		return shapeErr(op, "B has %d rows for a %d×%d A", b.rows, a.rows, a.cols)
+		return errs.Shape(op, "B has %d rows for a %d×%d A", b.rows, a.rows, a.cols)
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func checkGeqrf(a shape, tau int) error {
 		return err
 	}
 	if tau < min(a.rows, a.cols) {
-		return shapeErr(op, "tau has %d elements for a %d×%d A (min(m, n) = %d needed)", tau, a.rows, a.cols, min(a.rows, a.cols))
+		return errs.Shape(op, "tau has %d elements for a %d×%d A (min(m, n) = %d needed)", tau, a.rows, a.cols, min(a.rows, a.cols))
 	}
 	return nil
 }
@@ -123,20 +123,20 @@ func checkOrmqr(a, c shape, side Side, trans Op, complexT bool, tau int) error {
 		return err
 	}
 	if side != Left && side != Right {
-		return shapeErr(op, "side %d", side)
+		return errs.Shape(op, "side %d", side)
 	}
 	if want := map[bool]Op{true: ConjTrans, false: Trans}[complexT]; trans != NoTrans && trans != want {
-		return shapeErr(op, "operation %d: NoTrans or %s for this element type", trans, map[bool]string{true: "ConjTrans", false: "Trans"}[complexT])
+		return errs.Shape(op, "operation %d: NoTrans or %s for this element type", trans, map[bool]string{true: "ConjTrans", false: "Trans"}[complexT])
 	}
 	q := c.rows // Q is q×q
 	if side == Right {
 		q = c.cols
 	}
 	if a.rows != q || a.cols > q {
-		return shapeErr(op, "A is %d×%d: for C %d×%d on the %s, A needs %d rows and at most as many columns", a.rows, a.cols, c.rows, c.cols, sideName(side), q)
+		return errs.Shape(op, "A is %d×%d: for C %d×%d on the %s, A needs %d rows and at most as many columns", a.rows, a.cols, c.rows, c.cols, sideName(side), q)
 	}
 	if tau < a.cols {
-		return shapeErr(op, "tau has %d elements for %d reflectors", tau, a.cols)
+		return errs.Shape(op, "tau has %d elements for %d reflectors", tau, a.cols)
 	}
 	return nil
 }
@@ -148,15 +148,15 @@ func checkGesvd(a, u, vt shape, jobu, jobvt Job, s int) error {
 	}
 	m, n := a.rows, a.cols
 	if m < n {
-		return shapeErr(op, "A is %d×%d: cuSOLVER's gesvd needs m >= n (take the SVD of Aᵀ)", m, n)
+		return errs.Shape(op, "A is %d×%d: cuSOLVER's gesvd needs m >= n (take the SVD of Aᵀ)", m, n)
 	}
 	if s < n {
-		return shapeErr(op, "S has %d elements for %d singular values", s, n)
+		return errs.Shape(op, "S has %d elements for %d singular values", s, n)
 	}
 	uc := map[Job]int{AllVectors: m, SomeVectors: n}
 	for _, j := range []Job{jobu, jobvt} {
 		if j != AllVectors && j != SomeVectors && j != NoVectors {
-			return shapeErr(op, "job %q", byte(j))
+			return errs.Shape(op, "job %q", byte(j))
 		}
 	}
 	if jobu != NoVectors {
@@ -164,7 +164,7 @@ func checkGesvd(a, u, vt shape, jobu, jobvt Job, s int) error {
 			return err
 		}
 		if u.rows != m || u.cols != uc[jobu] {
-			return shapeErr(op, "U is %d×%d, want %d×%d for jobu %q", u.rows, u.cols, m, uc[jobu], byte(jobu))
+			return errs.Shape(op, "U is %d×%d, want %d×%d for jobu %q", u.rows, u.cols, m, uc[jobu], byte(jobu))
 		}
 	}
 	if jobvt != NoVectors {
@@ -172,7 +172,7 @@ func checkGesvd(a, u, vt shape, jobu, jobvt Job, s int) error {
 			return err
 		}
 		if vt.rows != n || vt.cols != n {
-			return shapeErr(op, "VT is %d×%d, want %d×%d", vt.rows, vt.cols, n, n)
+			return errs.Shape(op, "VT is %d×%d, want %d×%d", vt.rows, vt.cols, n, n)
 		}
 	}
 	return nil
@@ -184,10 +184,10 @@ func checkSyevd(a shape, fill Fill, w int) error {
 		return err
 	}
 	if !fill.valid() {
-		return shapeErr(op, "fill %d", fill)
+		return errs.Shape(op, "fill %d", fill)
 	}
 	if w < a.rows {
-		return shapeErr(op, "W has %d elements for %d eigenvalues", w, a.rows)
+		return errs.Shape(op, "W has %d elements for %d eigenvalues", w, a.rows)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
 )
@@ -53,34 +54,14 @@ func Potrf[T Scalar](h *Handle, fill Fill, A Matrix[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
-	n, lda := int64(A.Rows), int64(A.ld())
-	var dsize, hsize uint64
-	err := h.call(func(cuStream) error {
-		var err error
-		hsize, err = cusolver.XpotrfBufferSize(st.h, st.params, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, &dsize)
-		return err
+	st, dt := h.st, mathlib.TypeOf[T]()
+	n, lda, fm := int64(A.Rows), int64(A.ld()), cublas.FillMode(fill)
+	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
+		return cusolver.XpotrfBufferSize(st.h, st.params, fm, n, dt, ptr(A.Buf), lda, dt, dsize)
+	}, func(w work, info *int32) error {
+		return cusolver.Xpotrf(st.h, st.params, fm, n, dt, ptr(A.Buf), lda, dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, A.Buf)
-	if err != nil {
-		return err
-	}
-	w, hp, err := h.workspace(dsize, hsize)
-	if err != nil {
-		return err
-	}
-	info, err := h.run(func(info *int32) error {
-		return cusolver.Xpotrf(st.h, st.params, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(buf(A.Buf), buf(w))...)
-	if err != nil {
-		return err
-	}
-	switch {
-	case info > 0:
-		return &NotPositiveDefiniteError{Op: op, Order: info}
-	case info < 0:
-		return &ParamError{Op: op, Param: -info}
-	}
-	return nil
+	return infoError(op, info, err, func(i int) error { return &NotPositiveDefiniteError{Op: op, Order: i} })
 }
 
 // Potrs solves A·X = B for X, overwriting B (n×nrhs), with A's Cholesky
@@ -94,19 +75,26 @@ func Potrs[T Scalar](h *Handle, fill Fill, A, B Matrix[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xpotrs(st.h, st.params, cublas.FillMode(fill), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()), dt, ptr(B.Buf), int64(B.ld()), info)
 	}, A.Buf, B.Buf)
 	return paramInfo(op, info, err)
 }
 
-func paramInfo(op string, info int, err error) error {
-	if err != nil {
+func paramInfo(op string, info int, err error) error { return infoError(op, info, err, nil) }
+
+// infoError is the error of a call that returned err and info: err, else
+// a *ParamError for a negative info, positive's error for a positive one
+// (none if positive is nil), or nil.
+func infoError(op string, info int, err error, positive func(info int) error) error {
+	switch {
+	case err != nil:
 		return err
-	}
-	if info < 0 {
+	case info < 0:
 		return &ParamError{Op: op, Param: -info}
+	case info > 0 && positive != nil:
+		return positive(info)
 	}
 	return nil
 }
@@ -126,34 +114,14 @@ func Getrf[T Scalar](h *Handle, A Matrix[T], ipiv *cuda.Buffer[int64]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
-	var dsize, hsize uint64
-	err := h.call(func(cuStream) error {
-		var err error
-		hsize, err = cusolver.XgetrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, &dsize)
-		return err
-	}, A.Buf)
-	if err != nil {
-		return err
-	}
-	w, hp, err := h.workspace(dsize, hsize)
-	if err != nil {
-		return err
-	}
-	info, err := h.run(func(info *int32) error {
-		return cusolver.Xgetrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, (*int64)(ptr(ipiv)), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(buf(A.Buf), buf(w), buf(ipiv))...)
-	if err != nil {
-		return err
-	}
-	switch {
-	case info > 0:
-		return &SingularError{Op: op, Index: info}
-	case info < 0:
-		return &ParamError{Op: op, Param: -info}
-	}
-	return nil
+	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
+		return cusolver.XgetrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, dsize)
+	}, func(w work, info *int32) error {
+		return cusolver.Xgetrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, (*int64)(ptr(ipiv)), dt, w.d, w.dsize, w.h, w.hsize, info)
+	}, operands(buf(A.Buf), buf(ipiv))...)
+	return infoError(op, info, err, func(i int) error { return &SingularError{Op: op, Index: i} })
 }
 
 // Getrs solves op(A)·X = B for X, overwriting B (n×nrhs), with the LU
@@ -167,7 +135,7 @@ func Getrs[T Scalar](h *Handle, trans Op, A Matrix[T], ipiv *cuda.Buffer[int64],
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xgetrs(st.h, st.params, cublas.Operation(trans), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()),
 			(*int64)(ptr(ipiv)), dt, ptr(B.Buf), int64(B.ld()), info)
@@ -188,24 +156,13 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
-	var dsize, hsize uint64
-	err := h.call(func(cuStream) error {
-		var err error
-		hsize, err = cusolver.XgeqrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, &dsize)
-		return err
-	}, A.Buf, tau)
-	if err != nil {
-		return err
-	}
-	w, hp, err := h.workspace(dsize, hsize)
-	if err != nil {
-		return err
-	}
-	info, err := h.run(func(info *int32) error {
-		return cusolver.Xgeqrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(buf(A.Buf), buf(w), buf(tau))...)
+	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
+		return cusolver.XgeqrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, dsize)
+	}, func(w work, info *int32) error {
+		return cusolver.Xgeqrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, w.d, w.dsize, w.h, w.hsize, info)
+	}, operands(buf(A.Buf), buf(tau))...)
 	return paramInfo(op, info, err)
 }
 
@@ -216,7 +173,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 // ConjTrans (Trans is refused, as LAPACK's unmqr does).
 func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buffer[T], C Matrix[T]) error {
 	const op = "Ormqr"
-	complexT := dataType[T]() == cudartC32F || dataType[T]() == cudartC64F
+	complexT := mathlib.TypeOf[T]() == cudartC32F || mathlib.TypeOf[T]() == cudartC64F
 	if err := checkOrmqr(shapeOf("A", A), shapeOf("C", C), side, trans, complexT, lenOf(tau)); err != nil {
 		return err
 	}
@@ -305,7 +262,7 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	ldu, ldvt := int64(1), int64(1)
 	var pu, pvt = unsafe.Pointer(nil), unsafe.Pointer(nil)
 	if jobu != NoVectors {
@@ -315,37 +272,14 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 		ldvt, pvt = int64(VT.ld()), ptr(VT.Buf)
 	}
 	ops = append(ops, A.Buf, S)
-	var dsize, hsize uint64
-	err := h.call(func(cuStream) error {
-		var err error
-		hsize, err = cusolver.XgesvdBufferSize(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
-			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, &dsize)
-		return err
-	}, ops...)
-	if err != nil {
-		return err
-	}
-	w, hp, err := h.workspace(dsize, hsize)
-	if err != nil {
-		return err
-	}
-	if w != nil {
-		ops = append(ops, w)
-	}
-	info, err := h.run(func(info *int32) error {
+	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
+		return cusolver.XgesvdBufferSize(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
+			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, dsize)
+	}, func(w work, info *int32) error {
 		return cusolver.Xgesvd(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
-			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, ptr(w), dsize, hp, hsize, info)
+			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, ops...)
-	if err != nil {
-		return err
-	}
-	switch {
-	case info > 0:
-		return &ConvergenceError{Op: op, Count: info}
-	case info < 0:
-		return &ParamError{Op: op, Param: -info}
-	}
-	return nil
+	return infoError(op, info, err, func(i int) error { return &ConvergenceError{Op: op, Count: i} })
 }
 
 // Syevd computes the eigenvalues of the symmetric n×n matrix A, ascending,
@@ -363,36 +297,16 @@ func Syevd[T Float](h *Handle, vectors bool, fill Fill, A Matrix[T], W *cuda.Buf
 		return err
 	}
 	defer h.mu.Unlock()
-	st, dt := h.st, dataType[T]()
+	st, dt := h.st, mathlib.TypeOf[T]()
 	jobz := cusolver.EigModeNovector
 	if vectors {
 		jobz = cusolver.EigModeVector
 	}
 	n, lda := int64(A.Rows), int64(A.ld())
-	var dsize, hsize uint64
-	err := h.call(func(cuStream) error {
-		var err error
-		hsize, err = cusolver.XsyevdBufferSize(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, &dsize)
-		return err
-	}, A.Buf, W)
-	if err != nil {
-		return err
-	}
-	w, hp, err := h.workspace(dsize, hsize)
-	if err != nil {
-		return err
-	}
-	info, err := h.run(func(info *int32) error {
-		return cusolver.Xsyevd(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(buf(A.Buf), buf(W), buf(w))...)
-	if err != nil {
-		return err
-	}
-	switch {
-	case info > 0:
-		return &ConvergenceError{Op: op, Count: info}
-	case info < 0:
-		return &ParamError{Op: op, Param: -info}
-	}
-	return nil
+	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
+		return cusolver.XsyevdBufferSize(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, dsize)
+	}, func(w work, info *int32) error {
+		return cusolver.Xsyevd(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, w.d, w.dsize, w.h, w.hsize, info)
+	}, operands(buf(A.Buf), buf(W))...)
+	return infoError(op, info, err, func(i int) error { return &ConvergenceError{Op: op, Count: i} })
 }

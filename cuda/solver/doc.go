@@ -17,7 +17,7 @@
 // cuSOLVER's info word: a factorization that fails says why in a typed
 // error ([*NotPositiveDefiniteError] naming the leading minor,
 // [*SingularError] naming U's zero pivot, [*ConvergenceError]). Every
-// dimension or length that does not fit is a [*ShapeError] before
+// dimension or length that does not fit is a [*Error] of kind [ErrShape] before
 // cuSOLVER is called; a buffer closed before is the layer's ErrFreed.
 // The calls are generic: Cholesky, LU and QR over float32, float64,
 // complex64 and complex128 (cuSOLVER's 64-bit API, cusolverDnX*, and

@@ -1,12 +1,12 @@
 package solver
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
@@ -22,36 +22,28 @@ type Scalar interface {
 // take these.
 type Float interface{ float32 | float64 }
 
-func dataType[T Scalar]() cudart.DataType {
-	switch any((*T)(nil)).(type) {
-	case *float32:
-		return cudart.R32F
-	case *float64:
-		return cudart.R64F
-	case *complex64:
-		return cudart.C32F
-	}
-	return cudart.C64F
-}
+// ErrClosed is returned by any use of a Handle after its Close, and by a
+// second Close: one value for every math package (errors.Is(ErrClosed,
+// cuda.ErrFreed) is true).
+var ErrClosed = mathlib.ErrClosed
 
-var (
-	// ErrClosed is returned by any use of a Handle after its Close, and by
-	// a second Close.
-	ErrClosed = errors.New("solver: handle closed")
-)
+// Error is a call refused before cuSOLVER is called: a dimension, length
+// or argument mismatch is one of kind ErrShape (errors.Is), with Op the
+// function (Potrf, Getrs, ...) and Msg what is wrong. It is one type for
+// every math package.
+type Error = mathlib.Error
 
-// ShapeError is a dimension, length or argument mismatch found before
-// cuSOLVER is called: Op is the function (Potrf, Getrs, ...), Msg what is
-// wrong.
-type ShapeError struct {
-	Op, Msg string
-}
+// ShapeError is Error.
+//
+// Deprecated: use Error (errors.As) or ErrShape (errors.Is).
+type ShapeError = mathlib.Error
 
-func (e *ShapeError) Error() string { return "solver: " + e.Op + ": " + e.Msg }
+// ErrShape is the kind of an Error whose dimensions, lengths or arguments
+// do not agree.
+var ErrShape = mathlib.ErrShape
 
-func shapeErr(op, format string, args ...any) error {
-	return &ShapeError{Op: op, Msg: fmt.Sprintf(format, args...)}
-}
+// errs makes the package's errors.
+const errs = mathlib.Pkg("solver")
 
 // NotPositiveDefiniteError is Potrf's info > 0: the leading minor of
 // order Order (1-based) is not positive definite, so the factorization
@@ -133,7 +125,7 @@ type handleState struct {
 // own for its workspaces: ctx may be closed before it.
 func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
-		return nil, shapeErr("NewHandle", "nil context or stream")
+		return nil, errs.Shape("NewHandle", "nil context or stream")
 	}
 	ws, err := cuda.NewWorkspace(ctx)
 	if err != nil {
@@ -224,9 +216,20 @@ func (h *Handle) call(fn func(cu.Stream) error, ops ...cuda.Operand) error {
 	return h.ch.Call(fn, ops...)
 }
 
+// SetStream moves the handle's calls to s, a stream of its context
+// (cusolverDnSetStream), after the old stream's work, which may use the workspace.
+// Held by TestStandinSetStream.
+func (h *Handle) SetStream(s *cuda.Stream) error {
+	if h == nil {
+		return ErrClosed
+	}
+	_, err := errs.SetStreamLocked(&h.mu, h.ch, s)
+	return err
+}
+
 func (h *Handle) lock() error {
 	if h == nil {
-		return errors.New("solver: nil *Handle")
+		return ErrClosed // a nil *Handle
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -256,6 +259,39 @@ func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, er
 		return nil, nil, err
 	}
 	return w, hp, nil
+}
+
+// work is the workspaces of a call: device (d, dsize bytes) and host (h,
+// hsize bytes).
+type work struct {
+	d, h         unsafe.Pointer
+	dsize, hsize uint64
+}
+
+// xcall makes a call of cuSOLVER's 64-bit API that takes workspaces, h
+// locked: size, its BufferSize call, gives the device size (through its
+// argument) and returns the host size, on h's stream with ops in use;
+// call then runs with workspaces of those sizes (run), the device one
+// among its operands.
+func (h *Handle) xcall(size func(dsize *uint64) (hsize uint64, err error), call func(w work, info *int32) error, ops ...cuda.Operand) (int, error) {
+	var wk work
+	err := h.call(func(cuStream) error {
+		var err error
+		wk.hsize, err = size(&wk.dsize)
+		return err
+	}, ops...)
+	if err != nil {
+		return 0, err
+	}
+	w, hp, err := h.workspace(wk.dsize, wk.hsize)
+	if err != nil {
+		return 0, err
+	}
+	wk.d, wk.h = ptr(w), hp
+	if w != nil {
+		ops = append(ops[:len(ops):len(ops)], w)
+	}
+	return h.run(func(info *int32) error { return call(wk, info) }, ops...)
 }
 
 // run runs call with h's stream current on a locked thread, the operands

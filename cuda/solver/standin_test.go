@@ -75,3 +75,16 @@ func TestOperands(t *testing.T) {
 		t.Errorf("operands = %v, want [a b]", got)
 	}
 }
+
+// TestStandinSetStream: the handle's SetStream calls cusolverDnSetStream
+// only for another stream, and refuses a nil stream and a closed handle.
+func TestStandinSetStream(t *testing.T) {
+	if !standin.Run(t, standin.Majors{CUSOLVER: cusolver.VerMajor}) {
+		return
+	}
+	ctx := standin.Keep(cuda.NewContext(0))(t)
+	s := standin.Keep(ctx.NewStream())(t)
+	s2 := standin.Keep(ctx.NewStream())(t)
+	h := standin.Must(NewHandle(ctx, s))(t)
+	standin.CheckSetStream(t, cusolver.SharedLibrary(), "cusolverDnSetStream", h, s2, h.Close)
+}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
 
@@ -35,9 +36,9 @@ func (d *vecDescr) destroy() error {
 // (cusparseCreateDnVec).
 func NewVec[T Scalar](b *cuda.Buffer[T]) (*Vec[T], error) {
 	if b == nil {
-		return nil, shapeErr("NewVec", "nil buffer")
+		return nil, errs.Shape("NewVec", "nil buffer")
 	}
-	d, err := cusparse.CreateDnVec(int64(b.Len()), ptr(b), valueType[T]())
+	d, err := cusparse.CreateDnVec(int64(b.Len()), ptr(b), mathlib.TypeOf[T]())
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +102,12 @@ func (d *matDescr) destroy() error {
 func NewDense[T Scalar](b *cuda.Buffer[T], rows, cols, ld int, order Order) (*Dense[T], error) {
 	const op = "NewDense"
 	if b == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if err := checkDense(op, b.Len(), rows, cols, ld, order); err != nil {
 		return nil, err
 	}
-	d, err := cusparse.CreateDnMat(int64(rows), int64(cols), int64(ld), ptr(b), valueType[T](), cusparse.Order(order))
+	d, err := cusparse.CreateDnMat(int64(rows), int64(cols), int64(ld), ptr(b), mathlib.TypeOf[T](), cusparse.Order(order))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func NewDense[T Scalar](b *cuda.Buffer[T], rows, cols, ld int, order Order) (*De
 
 func checkDense(op string, n, rows, cols, ld int, order Order) error {
 	if !order.valid() {
-		return shapeErr(op, "order %d", order)
+		return errs.Shape(op, "order %d", order)
 	}
 	if err := checkDims(op, rows, cols); err != nil {
 		return err
@@ -127,13 +128,13 @@ func checkDense(op string, n, rows, cols, ld int, order Order) error {
 		inner, outer = rows, cols
 	}
 	if ld < max(1, inner) {
-		return shapeErr(op, "leading dimension %d below %d", ld, max(1, inner))
+		return errs.Shape(op, "leading dimension %d below %d", ld, max(1, inner))
 	}
 	if rows == 0 || cols == 0 {
 		return nil
 	}
 	if need := (outer-1)*ld + inner; outer-1 > maxDim/ld || n < need {
-		return shapeErr(op, "buffer of %d elements for a %d×%d matrix with leading dimension %d (%d needed)", n, rows, cols, ld, need)
+		return errs.Shape(op, "buffer of %d elements for a %d×%d matrix with leading dimension %d (%d needed)", n, rows, cols, ld, need)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@
 // Matrices and vectors are generic over the element type (float32,
 // float64, complex64, complex128) and the index type (int32, int64); an
 // operation takes operands of one element type, so a mix is a compile
-// error. Every dimension or length that does not fit is a [*ShapeError]
+// error. Every dimension or length that does not fit is a [*Error] of kind [ErrShape]
 // before cuSPARSE is called, and a matrix built from Go slices has its
 // structure checked on the host (offsets nondecreasing, indices in
 // range) before anything is uploaded.
@@ -27,8 +27,9 @@
 // A Handle, a matrix, a vector and an SpSV plan are each closed once by
 // Close, which waits for the operations using it on other goroutines;
 // any use after is [ErrClosed]. A matrix owns its buffers (Close frees
-// them); a [Vec] or [Dense] only describes a buffer that stays the
-// caller's. The operations hold each buffer in use for the length of the
+// them), but for one of [BorrowCSR], [BorrowCOO] or [BorrowBSR], which
+// borrows them so that one set of buffers can back several matrices; a
+// [Vec] or [Dense] only describes a buffer that stays the caller's. The operations hold each buffer in use for the length of the
 // call ([cuda.Stream.Call]): a buffer closed before is the layer's
 // ErrFreed, and one of another context than the handle's stream is an
 // error, before cuSPARSE is called. A Handle runs one operation at a time

@@ -743,3 +743,49 @@ func BenchmarkSpMV(b *testing.B) {
 		ok(h.Stream().Synchronize())
 	})
 }
+
+// TestGPUBorrowCSR: two matrices borrow one row pointer and column index
+// buffer with two value buffers; each SpMV uses its own values, and
+// closing them leaves the buffers to the caller.
+func TestGPUBorrowCSR(t *testing.T) {
+	ctx, h := gpuHandle(t)
+	// [[0 2] [3 0]] and [[0 5] [7 0]]
+	rp := must(cuda.AllocFrom(ctx, []int32{0, 1, 2}))
+	ci := must(cuda.AllocFrom(ctx, []int32{1, 0}))
+	v1 := must(cuda.AllocFrom(ctx, []float32{2, 3}))
+	v2 := must(cuda.AllocFrom(ctx, []float32{5, 7}))
+	xb := must(cuda.AllocFrom(ctx, []float32{1, 10}))
+	yb := must(cuda.Alloc[float32](ctx, 2))
+	for _, b := range []interface{ Close() error }{rp, ci, v1, v2, xb, yb} {
+		defer b.Close()
+	}
+	x, y := must(NewVec(xb)), must(NewVec(yb))
+	defer x.Close()
+	defer y.Close()
+	for _, tc := range []struct {
+		vals *cuda.Buffer[float32]
+		want []float32
+	}{{v1, []float32{20, 3}}, {v2, []float32{50, 7}}} {
+		a, err := BorrowCSR(2, 2, rp, ci, tc.vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := SpMV(h, NoTrans, 1, a, x, 0, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float32, 2)
+		if err := yb.CopyTo(got); err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != tc.want[0] || got[1] != tc.want[1] {
+			t.Fatalf("SpMV = %v, want %v", got, tc.want)
+		}
+	}
+	got := make([]int32, 3)
+	if err := rp.CopyTo(got); err != nil || got[2] != 2 {
+		t.Fatalf("the borrowed row pointers after the matrices' Close: %v, %v", got, err)
+	}
+}

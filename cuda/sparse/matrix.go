@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
 
@@ -20,7 +21,8 @@ type Matrix[T Scalar] interface {
 	NNZ() int
 	// Raw returns cuSPARSE's descriptor, for the cusparse package.
 	Raw() cusparse.SpMatDescr
-	// Close destroys the descriptor and frees the matrix's buffers.
+	// Close destroys the descriptor and frees the matrix's buffers, if
+	// it owns them (all but a Borrow constructor's matrix).
 	Close() error
 	mat() *spMat // nil for a nil matrix
 }
@@ -84,6 +86,14 @@ func (m *spMat) Close() error {
 		}
 	}
 	return err
+}
+
+// own makes the matrix's Close free bufs, if own (the FromBuffers
+// constructors'); a borrowing one (BorrowCSR, ...) leaves them be.
+func (m *spMat) own(own bool, bufs ...interface{ Close() error }) {
+	if own {
+		copy(m.bufs[:], bufs)
+	}
 }
 
 // spmvSize returns the cached workspace size of SpMV with op and alg.
@@ -171,26 +181,39 @@ func NewCSR[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowPtr, colInd
 // device, which it takes over: its Close frees them. rowPtr has rows+1
 // elements and colInd as many as values; their contents are not checked.
 func CSRFromBuffers[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*CSR[T, I], error) {
-	const op = "CSRFromBuffers"
+	return newCSR("CSRFromBuffers", rows, cols, rowPtr, colInd, values, true)
+}
+
+// BorrowCSR is CSRFromBuffers for buffers the matrix borrows: its Close
+// destroys its descriptor only, and the buffers stay the caller's, to
+// close after every matrix over them. One set of buffers may back several
+// matrices (the same pattern with two value arrays, a matrix and its
+// transpose's view). A call on a matrix whose buffer was closed returns
+// cuda.ErrFreed. Held by TestStandinBorrow.
+func BorrowCSR[T Scalar, I Index](rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*CSR[T, I], error) {
+	return newCSR("BorrowCSR", rows, cols, rowPtr, colInd, values, false)
+}
+
+func newCSR[T Scalar, I Index](op string, rows, cols int, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*CSR[T, I], error) {
 	if rowPtr == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if err := checkDims(op, rows, cols); err != nil {
 		return nil, err
 	}
 	if rowPtr.Len() != rows+1 {
-		return nil, shapeErr(op, "rowPtr has %d elements, want rows+1 = %d", rowPtr.Len(), rows+1)
+		return nil, errs.Shape(op, "rowPtr has %d elements, want rows+1 = %d", rowPtr.Len(), rows+1)
 	}
 	if colInd.Len() != values.Len() {
-		return nil, shapeErr(op, "colInd has %d elements, values %d", colInd.Len(), values.Len())
+		return nil, errs.Shape(op, "colInd has %d elements, values %d", colInd.Len(), values.Len())
 	}
 	a := &CSR[T, I]{rowPtr: rowPtr, colInd: colInd, values: values}
-	a.spMat = spMat{format: "CSR", rows: rows, cols: cols, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowPtr, colInd, values}, bufs: [3]interface{ Close() error }{rowPtr, colInd, values}}
+	a.spMat = spMat{format: "CSR", rows: rows, cols: cols, nnz: values.Len(), ops: [3]cuda.Operand{rowPtr, colInd, values}}
+	a.own(own, rowPtr, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateCsr(int64(rows), int64(cols), int64(values.Len()), ptr(rowPtr), ptr(colInd), ptr(values),
-			it, it, cusparse.IndexBaseZero, valueType[T]())
+			it, it, cusparse.IndexBaseZero, mathlib.TypeOf[T]())
 	})
 	if err != nil {
 		return nil, err
@@ -228,7 +251,7 @@ func NewCOO[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowInd, colInd
 		return nil, err
 	}
 	if len(rowInd) != len(values) || len(colInd) != len(values) {
-		return nil, shapeErr(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", len(rowInd), len(colInd), len(values))
+		return nil, errs.Shape(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", len(rowInd), len(colInd), len(values))
 	}
 	if err := checkIndices(op, "rowInd", rowInd, rows); err != nil {
 		return nil, err
@@ -254,22 +277,31 @@ func NewCOO[T Scalar, I Index](ctx *cuda.Context, rows, cols int, rowInd, colInd
 // device, which it takes over. rowInd and colInd have as many elements as
 // values; their contents are not checked.
 func COOFromBuffers[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*COO[T, I], error) {
-	const op = "COOFromBuffers"
+	return newCOO("COOFromBuffers", rows, cols, rowInd, colInd, values, true)
+}
+
+// BorrowCOO is COOFromBuffers for buffers the matrix borrows, as
+// [BorrowCSR]'s: its Close leaves them to the caller.
+func BorrowCOO[T Scalar, I Index](rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*COO[T, I], error) {
+	return newCOO("BorrowCOO", rows, cols, rowInd, colInd, values, false)
+}
+
+func newCOO[T Scalar, I Index](op string, rows, cols int, rowInd, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*COO[T, I], error) {
 	if rowInd == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if err := checkDims(op, rows, cols); err != nil {
 		return nil, err
 	}
 	if rowInd.Len() != values.Len() || colInd.Len() != values.Len() {
-		return nil, shapeErr(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", rowInd.Len(), colInd.Len(), values.Len())
+		return nil, errs.Shape(op, "rowInd, colInd and values have %d, %d and %d elements, want the same", rowInd.Len(), colInd.Len(), values.Len())
 	}
 	a := &COO[T, I]{rowInd: rowInd, colInd: colInd, values: values}
-	a.spMat = spMat{format: "COO", rows: rows, cols: cols, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowInd, colInd, values}, bufs: [3]interface{ Close() error }{rowInd, colInd, values}}
+	a.spMat = spMat{format: "COO", rows: rows, cols: cols, nnz: values.Len(), ops: [3]cuda.Operand{rowInd, colInd, values}}
+	a.own(own, rowInd, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		return cusparse.CreateCoo(int64(rows), int64(cols), int64(values.Len()), ptr(rowInd), ptr(colInd), ptr(values),
-			indexType[I](), cusparse.IndexBaseZero, valueType[T]())
+			indexType[I](), cusparse.IndexBaseZero, mathlib.TypeOf[T]())
 	})
 	if err != nil {
 		return nil, err
@@ -320,13 +352,13 @@ func (a *BSR[T, I]) BlockDim() int { return a.blockDim }
 func NewBSR[T Scalar, I Index](ctx *cuda.Context, blockRows, blockCols, blockDim int, order Order, rowPtr, colInd []I, values []T) (*BSR[T, I], error) {
 	const op = "NewBSR"
 	if blockDim < 1 {
-		return nil, shapeErr(op, "block dimension %d", blockDim)
+		return nil, errs.Shape(op, "block dimension %d", blockDim)
 	}
 	if err := checkCSR(op, blockRows, blockCols, rowPtr, colInd, len(colInd)); err != nil {
 		return nil, err
 	}
 	if len(values) != len(colInd)*blockDim*blockDim {
-		return nil, shapeErr(op, "values has %d elements, want %d blocks × %d² = %d", len(values), len(colInd), blockDim, len(colInd)*blockDim*blockDim)
+		return nil, errs.Shape(op, "values has %d elements, want %d blocks × %d² = %d", len(values), len(colInd), blockDim, len(colInd)*blockDim*blockDim)
 	}
 	var bufs uploads
 	rp := upload(&bufs, ctx, rowPtr)
@@ -346,32 +378,42 @@ func NewBSR[T Scalar, I Index](ctx *cuda.Context, blockRows, blockCols, blockDim
 // which it takes over. rowPtr has blockRows+1 elements, values blockDim²
 // per element of colInd; their contents are not checked.
 func BSRFromBuffers[T Scalar, I Index](blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*BSR[T, I], error) {
-	const op = "BSRFromBuffers"
+	return newBSR("BSRFromBuffers", blockRows, blockCols, blockDim, order, rowPtr, colInd, values, true)
+}
+
+// BorrowBSR is BSRFromBuffers for buffers the matrix borrows, as
+// [BorrowCSR]'s: its Close leaves them to the caller.
+func BorrowBSR[T Scalar, I Index](blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T]) (*BSR[T, I], error) {
+	return newBSR("BorrowBSR", blockRows, blockCols, blockDim, order, rowPtr, colInd, values, false)
+}
+
+func newBSR[T Scalar, I Index](op string, blockRows, blockCols, blockDim int, order Order, rowPtr, colInd *cuda.Buffer[I], values *cuda.Buffer[T], own bool) (*BSR[T, I], error) {
 	if rowPtr == nil || colInd == nil || values == nil {
-		return nil, shapeErr(op, "nil buffer")
+		return nil, errs.Shape(op, "nil buffer")
 	}
 	if blockDim < 1 {
-		return nil, shapeErr(op, "block dimension %d", blockDim)
+		return nil, errs.Shape(op, "block dimension %d", blockDim)
 	}
 	if !order.valid() {
-		return nil, shapeErr(op, "block order %d", order)
+		return nil, errs.Shape(op, "block order %d", order)
 	}
 	if err := checkDims(op, blockRows*blockDim, blockCols*blockDim); err != nil {
 		return nil, err
 	}
 	if rowPtr.Len() != blockRows+1 {
-		return nil, shapeErr(op, "rowPtr has %d elements, want blockRows+1 = %d", rowPtr.Len(), blockRows+1)
+		return nil, errs.Shape(op, "rowPtr has %d elements, want blockRows+1 = %d", rowPtr.Len(), blockRows+1)
 	}
 	if values.Len() != colInd.Len()*blockDim*blockDim {
-		return nil, shapeErr(op, "values has %d elements, want %d blocks × %d² = %d", values.Len(), colInd.Len(), blockDim, colInd.Len()*blockDim*blockDim)
+		return nil, errs.Shape(op, "values has %d elements, want %d blocks × %d² = %d", values.Len(), colInd.Len(), blockDim, colInd.Len()*blockDim*blockDim)
 	}
 	a := &BSR[T, I]{blockDim: blockDim, order: order, rowPtr: rowPtr, colInd: colInd, values: values}
 	a.spMat = spMat{format: "BSR", rows: blockRows * blockDim, cols: blockCols * blockDim, nnz: values.Len(),
-		ops: [3]cuda.Operand{rowPtr, colInd, values}, bufs: [3]interface{ Close() error }{rowPtr, colInd, values}}
+		ops: [3]cuda.Operand{rowPtr, colInd, values}}
+	a.own(own, rowPtr, colInd, values)
 	err := newSpMat(a, &a.spMat, func() (cusparse.SpMatDescr, error) {
 		it := indexType[I]()
 		return cusparse.CreateBsr(int64(blockRows), int64(blockCols), int64(colInd.Len()), int64(blockDim), int64(blockDim),
-			ptr(rowPtr), ptr(colInd), ptr(values), it, it, cusparse.IndexBaseZero, valueType[T](), cusparse.Order(order))
+			ptr(rowPtr), ptr(colInd), ptr(values), it, it, cusparse.IndexBaseZero, mathlib.TypeOf[T](), cusparse.Order(order))
 	})
 	if err != nil {
 		return nil, err
@@ -383,7 +425,7 @@ const maxDim = 1 << 62
 
 func checkDims(op string, rows, cols int) error {
 	if rows < 0 || cols < 0 || rows > maxDim || cols > maxDim {
-		return shapeErr(op, "dimensions %d×%d", rows, cols)
+		return errs.Shape(op, "dimensions %d×%d", rows, cols)
 	}
 	return nil
 }
@@ -395,21 +437,21 @@ func checkCSR[I Index](op string, rows, cols int, rowPtr, colInd []I, nvals int)
 		return err
 	}
 	if len(rowPtr) != rows+1 {
-		return shapeErr(op, "rowPtr has %d elements, want rows+1 = %d", len(rowPtr), rows+1)
+		return errs.Shape(op, "rowPtr has %d elements, want rows+1 = %d", len(rowPtr), rows+1)
 	}
 	if len(colInd) != nvals {
-		return shapeErr(op, "colInd has %d elements, values %d", len(colInd), nvals)
+		return errs.Shape(op, "colInd has %d elements, values %d", len(colInd), nvals)
 	}
 	if rowPtr[0] != 0 {
-		return shapeErr(op, "rowPtr[0] is %d, want 0 (indices are zero-based)", rowPtr[0])
+		return errs.Shape(op, "rowPtr[0] is %d, want 0 (indices are zero-based)", rowPtr[0])
 	}
 	for i := 1; i <= rows; i++ {
 		if rowPtr[i] < rowPtr[i-1] {
-			return shapeErr(op, "rowPtr[%d] = %d is below rowPtr[%d] = %d", i, rowPtr[i], i-1, rowPtr[i-1])
+			return errs.Shape(op, "rowPtr[%d] = %d is below rowPtr[%d] = %d", i, rowPtr[i], i-1, rowPtr[i-1])
 		}
 	}
 	if int64(rowPtr[rows]) != int64(len(colInd)) {
-		return shapeErr(op, "rowPtr[%d] is %d, want the number of elements %d", rows, rowPtr[rows], len(colInd))
+		return errs.Shape(op, "rowPtr[%d] is %d, want the number of elements %d", rows, rowPtr[rows], len(colInd))
 	}
 	return checkIndices(op, "colInd", colInd, cols)
 }
@@ -417,7 +459,7 @@ func checkCSR[I Index](op string, rows, cols int, rowPtr, colInd []I, nvals int)
 func checkIndices[I Index](op, what string, ind []I, n int) error {
 	for k, j := range ind {
 		if j < 0 || int64(j) >= int64(n) {
-			return shapeErr(op, "%s[%d] = %d out of [0, %d)", what, k, j, n)
+			return errs.Shape(op, "%s[%d] = %d out of [0, %d)", what, k, j, n)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 )
@@ -58,7 +59,7 @@ func overlap[T any](a, b *cuda.Buffer[T]) bool {
 
 func vecOK[T Scalar](op, name string, v *Vec[T]) error {
 	if v == nil {
-		return shapeErr(op, "nil vector %s", name)
+		return errs.Shape(op, "nil vector %s", name)
 	}
 	return nil
 }
@@ -71,7 +72,7 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	const name = "SpMV"
 	const alg = cusparse.SpmvAlgDefault
 	if A == nil || A.mat() == nil {
-		return shapeErr(name, "nil matrix")
+		return errs.Shape(name, "nil matrix")
 	}
 	if err := vecOK(name, "x", x); err != nil {
 		return err
@@ -81,14 +82,14 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	}
 	a := A.mat()
 	if !op.valid() {
-		return shapeErr(name, "operation %v", op)
+		return errs.Shape(name, "operation %v", op)
 	}
 	m, k := op.dims(a.rows, a.cols)
 	if x.n != k || y.n != m {
-		return shapeErr(name, "%v of a %d×%d %s is %d×%d: x has %d elements (want %d), y %d (want %d)", op, a.rows, a.cols, a.format, m, k, x.n, k, y.n, m)
+		return errs.Shape(name, "%v of a %d×%d %s is %d×%d: x has %d elements (want %d), y %d (want %d)", op, a.rows, a.cols, a.format, m, k, x.n, k, y.n, m)
 	}
 	if x == y || overlap(x.b, y.b) {
-		return shapeErr(name, "x and y are the same memory")
+		return errs.Shape(name, "x and y are the same memory")
 	}
 	var u use
 	if err := u.begin(h, &a.g, &x.g, &y.g); err != nil {
@@ -98,7 +99,7 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	var o operands
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
-	vt := valueType[T]()
+	vt := mathlib.TypeOf[T]()
 	size, known := a.spmvSize(op, alg)
 	if !known {
 		err := h.ch.Call(func(cu.Stream) error {
@@ -137,20 +138,20 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	const name = "SpMM"
 	const alg = cusparse.SpmmAlgDefault
 	if A == nil || A.mat() == nil || B == nil || C == nil {
-		return shapeErr(name, "nil matrix")
+		return errs.Shape(name, "nil matrix")
 	}
 	a := A.mat()
 	if !opA.valid() || !opB.valid() {
-		return shapeErr(name, "operations %v, %v", opA, opB)
+		return errs.Shape(name, "operations %v, %v", opA, opB)
 	}
 	m, k := opA.dims(a.rows, a.cols)
 	kb, n := opB.dims(B.rows, B.cols)
 	if kb != k || C.rows != m || C.cols != n {
-		return shapeErr(name, "%v of a %d×%d %s is %d×%d, %v of B %d×%d, C is %d×%d (want %d×%d)",
+		return errs.Shape(name, "%v of a %d×%d %s is %d×%d, %v of B %d×%d, C is %d×%d (want %d×%d)",
 			opA, a.rows, a.cols, a.format, m, k, opB, kb, n, C.rows, C.cols, m, n)
 	}
 	if B == C || overlap(B.b, C.b) {
-		return shapeErr(name, "B and C are the same memory")
+		return errs.Shape(name, "B and C are the same memory")
 	}
 	var u use
 	if err := u.begin(h, &a.g, &B.g, &C.g); err != nil {
@@ -160,7 +161,7 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	var o operands
 	o.add(a.ops[:]...)
 	o.add(B.b, C.b)
-	vt := valueType[T]()
+	vt := mathlib.TypeOf[T]()
 	var size uint64
 	err := h.ch.Call(func(cu.Stream) error {
 		var err error
@@ -198,10 +199,10 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 	const name = "SpGEMM"
 	const alg = cusparse.SpgemmDefault
 	if A == nil || B == nil {
-		return nil, shapeErr(name, "nil matrix")
+		return nil, errs.Shape(name, "nil matrix")
 	}
 	if A.cols != B.rows {
-		return nil, shapeErr(name, "A is %d×%d, B %d×%d: A's columns are not B's rows", A.rows, A.cols, B.rows, B.cols)
+		return nil, errs.Shape(name, "A is %d×%d, B %d×%d: A's columns are not B's rows", A.rows, A.cols, B.rows, B.cols)
 	}
 	var u use
 	if err := u.begin(h, &A.g, &B.g); err != nil {
@@ -236,7 +237,7 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		temps = append(temps, b)
 		return b.Ptr().Pointer(), nil
 	}
-	vt, it := valueType[T](), indexType[I]()
+	vt, it := mathlib.TypeOf[T](), indexType[I]()
 	var beta T
 	opN := cusparse.OperationNonTranspose
 	err = h.ch.Call(func(cu.Stream) error {
@@ -344,14 +345,14 @@ type SpSV[T Scalar] struct {
 func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag Diag, x, y *Vec[T]) (*SpSV[T], error) {
 	const name = "NewSpSV"
 	if A == nil || A.mat() == nil {
-		return nil, shapeErr(name, "nil matrix")
+		return nil, errs.Shape(name, "nil matrix")
 	}
 	a := A.mat()
 	if err := checkSpSV(name, op, a, x, y); err != nil {
 		return nil, err
 	}
 	if fill != Lower && fill != Upper || diag != NonUnit && diag != Unit {
-		return nil, shapeErr(name, "fill %d, diag %d", fill, diag)
+		return nil, errs.Shape(name, "fill %d, diag %d", fill, diag)
 	}
 	var u use
 	if err := u.begin(h, &a.g, &x.g, &y.g); err != nil {
@@ -362,7 +363,7 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 	var o operands
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
-	vt := valueType[T]()
+	vt := mathlib.TypeOf[T]()
 	var size uint64
 	err := h.ch.Call(func(cu.Stream) error {
 		f, dg := cusparse.FillMode(fill), cusparse.DiagType(diag)
@@ -417,19 +418,19 @@ func checkSpSV[T Scalar](name string, op Op, a *spMat, x, y *Vec[T]) error {
 		return err
 	}
 	if !op.valid() {
-		return shapeErr(name, "operation %v", op)
+		return errs.Shape(name, "operation %v", op)
 	}
 	if a.rows != a.cols {
-		return shapeErr(name, "a %d×%d %s is not square", a.rows, a.cols, a.format)
+		return errs.Shape(name, "a %d×%d %s is not square", a.rows, a.cols, a.format)
 	}
 	if a.format == "BSR" {
-		return shapeErr(name, "a BSR matrix: cuSPARSE's SpSV takes CSR or COO")
+		return errs.Shape(name, "a BSR matrix: cuSPARSE's SpSV takes CSR or COO")
 	}
 	if x.n != a.rows || y.n != a.rows {
-		return shapeErr(name, "x has %d elements, y %d, for a %d×%d matrix", x.n, y.n, a.rows, a.cols)
+		return errs.Shape(name, "x has %d elements, y %d, for a %d×%d matrix", x.n, y.n, a.rows, a.cols)
 	}
 	if x == y || overlap(x.b, y.b) {
-		return shapeErr(name, "x and y are the same memory")
+		return errs.Shape(name, "x and y are the same memory")
 	}
 	return nil
 }
@@ -440,7 +441,7 @@ func checkSpSV[T Scalar](name string, op Op, a *spMat, x, y *Vec[T]) error {
 func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	const name = "SpSV.Solve"
 	if p == nil {
-		return shapeErr(name, "nil plan")
+		return errs.Shape(name, "nil plan")
 	}
 	if err := checkSpSV(name, p.op, p.a, x, y); err != nil {
 		return err
@@ -456,7 +457,7 @@ func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	if p.work != nil {
 		o.add(p.work)
 	}
-	vt := valueType[T]()
+	vt := mathlib.TypeOf[T]()
 	return p.h.ch.Call(func(cu.Stream) error {
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
 		return cusparse.SpSVSolve(p.h.raw, cusparse.Operation(p.op), cuda.AlignScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)

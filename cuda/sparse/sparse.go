@@ -1,11 +1,11 @@
 package sparse
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
 	cuda "github.com/cugen/cugen/cuda"
+	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
@@ -21,20 +21,6 @@ type Scalar interface {
 // CUSPARSE_INDEX_64I.
 type Index interface{ int32 | int64 }
 
-// valueType is T's cudaDataType. The switch is on a pointer type, which
-// converts to an interface without allocating.
-func valueType[T Scalar]() cudart.DataType {
-	switch any((*T)(nil)).(type) {
-	case *float32:
-		return cudart.R32F
-	case *float64:
-		return cudart.R64F
-	case *complex64:
-		return cudart.C32F
-	}
-	return cudart.C64F
-}
-
 func indexType[I Index]() cusparse.IndexType {
 	if _, ok := any((*I)(nil)).(*int32); ok {
 		return cusparse.Index32I
@@ -42,24 +28,28 @@ func indexType[I Index]() cusparse.IndexType {
 	return cusparse.Index64I
 }
 
-var (
-	// ErrClosed is returned by any use of a handle, matrix, vector or
-	// plan after its Close, and by a second Close.
-	ErrClosed = errors.New("sparse: already closed")
-)
+// ErrClosed is returned by any use of a handle, matrix, vector or plan
+// after its Close, and by a second Close: one value for every math
+// package (errors.Is(ErrClosed, cuda.ErrFreed) is true).
+var ErrClosed = mathlib.ErrClosed
 
-// ShapeError is a dimension, length or argument mismatch found before
-// cuSPARSE is called: Op is the function (SpMV, NewCSR, ...), Msg what is
-// wrong.
-type ShapeError struct {
-	Op, Msg string
-}
+// Error is a call refused before cuSPARSE is called: a dimension, length
+// or argument mismatch is one of kind ErrShape (errors.Is), with Op the
+// function (SpMV, NewCSR, ...) and Msg what is wrong. It is one type for
+// every math package.
+type Error = mathlib.Error
 
-func (e *ShapeError) Error() string { return "sparse: " + e.Op + ": " + e.Msg }
+// ShapeError is Error.
+//
+// Deprecated: use Error (errors.As) or ErrShape (errors.Is).
+type ShapeError = mathlib.Error
 
-func shapeErr(op, format string, args ...any) error {
-	return &ShapeError{Op: op, Msg: fmt.Sprintf(format, args...)}
-}
+// ErrShape is the kind of an Error whose dimensions, lengths or arguments
+// do not agree.
+var ErrShape = mathlib.ErrShape
+
+// errs makes the package's errors.
+const errs = mathlib.Pkg("sparse")
 
 // Handle is a cuSPARSE handle (cusparseHandle_t) bound to a context and a
 // stream: every operation made through it queues its work on that stream.
@@ -81,7 +71,7 @@ type Handle struct {
 // of its own for its workspace: ctx may be closed before it.
 func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
-		return nil, shapeErr("NewHandle", "nil context or stream")
+		return nil, errs.Shape("NewHandle", "nil context or stream")
 	}
 	ws, err := cuda.NewWorkspace(ctx)
 	if err != nil {
@@ -131,9 +121,20 @@ func (h *Handle) Close() error {
 }
 
 // lock begins an operation: h.mu held until unlock.
+// SetStream moves the handle's operations to s, a stream of its context
+// (cusparseSetStream), after the old stream's work, which may use the workspace.
+// Held by TestStandinSetStream.
+func (h *Handle) SetStream(s *cuda.Stream) error {
+	if h == nil {
+		return ErrClosed
+	}
+	_, err := errs.SetStreamLocked(&h.mu, h.ch, s)
+	return err
+}
+
 func (h *Handle) lock() error {
 	if h == nil {
-		return errors.New("sparse: nil *Handle")
+		return ErrClosed // a nil *Handle
 	}
 	h.mu.Lock()
 	if h.closed {

@@ -59,3 +59,60 @@ func TestStandinHandle(t *testing.T) {
 		t.Errorf("the context released %d times after the handle's and the stream's Close, want 1", n)
 	}
 }
+
+// TestStandinSetStream: the handle's SetStream calls cusparseSetStream
+// only for another stream, and refuses a nil stream and a closed handle.
+func TestStandinSetStream(t *testing.T) {
+	if !standin.Run(t, standin.Majors{CUSPARSE: cusparse.VerMajor}) {
+		return
+	}
+	ctx := standin.Keep(cuda.NewContext(0))(t)
+	s := standin.Keep(ctx.NewStream())(t)
+	s2 := standin.Keep(ctx.NewStream())(t)
+	h := standin.Must(NewHandle(ctx, s))(t)
+	standin.CheckSetStream(t, cusparse.SharedLibrary(), "cusparseSetStream", h, s2, h.Close)
+}
+
+// TestStandinBorrow: one set of buffers backs four borrowing matrices,
+// whose Close destroys each descriptor and frees no buffer; the buffers
+// stay usable and are freed by their own Close, while CSRFromBuffers's
+// matrix frees the buffers it took.
+func TestStandinBorrow(t *testing.T) {
+	if !standin.Run(t, standin.Majors{CUSPARSE: cusparse.VerMajor}) {
+		return
+	}
+	ctx := standin.Keep(cuda.NewContext(0))(t)
+	lib, drv := cusparse.SharedLibrary(), cu.SharedLibrary()
+	rp := standin.Must(cuda.AllocFrom(ctx, []int32{0, 1, 2}))(t)
+	ci := standin.Must(cuda.AllocFrom(ctx, []int32{1, 0}))(t)
+	vs := standin.Must(cuda.AllocFrom(ctx, []float32{2, 3}))(t)
+	frees := standin.Count(t, drv, "cuMemFree_v2")
+	a := standin.Must(BorrowCSR(2, 2, rp, ci, vs))(t)
+	b := standin.Must(BorrowCSR(2, 2, rp, ci, vs))(t)
+	c := standin.Must(BorrowCOO(2, 2, rp.Slice(0, 2), ci, vs))(t)
+	e := standin.Must(BorrowBSR(2, 2, 1, RowMajor, rp, ci, vs))(t)
+	for _, m := range []Matrix[float32]{a, b, c, e} {
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := standin.Count(t, lib, "cusparseDestroySpMat"); n != 4 {
+		t.Errorf("%d descriptors destroyed, want 4", n)
+	}
+	if n := standin.Count(t, drv, "cuMemFree_v2"); n != frees {
+		t.Fatalf("closing borrowing matrices freed %d buffers", n-frees)
+	}
+	got := make([]float32, 2)
+	if err := vs.CopyTo(got); err != nil || got[1] != 3 {
+		t.Fatalf("the borrowed values after the matrices' Close: %v, %v", got, err)
+	}
+	// A second matrix over them after the first's Close, then one that
+	// takes them over: its Close frees all three.
+	d := standin.Must(CSRFromBuffers(2, 2, rp, ci, vs))(t)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := standin.Count(t, drv, "cuMemFree_v2"); n != frees+3 {
+		t.Errorf("CSRFromBuffers's Close freed %d buffers, want 3", n-frees)
+	}
+}

@@ -147,13 +147,21 @@ int cufftExecZ2Z(int p, void *i, void *o, int dir) { return 0; }
 `
 
 const cusparseSource = `
-#define COUNTED(X) X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream)
+#define COUNTED(X) X(cusparseCreate) X(cusparseDestroy) X(cusparseSetStream) \
+	X(cusparseCreateCsr) X(cusparseCreateCoo) X(cusparseCreateBsr) X(cusparseDestroySpMat)
 ` + common + `
 int cusparseGetProperty(int type, int *v) { return property(type, v, MAJOR); }
 int cusparseGetVersion(void *h, int *v) { *v = MAJOR * 1000; return 0; }
 int cusparseCreate(void **h) { HIT(cusparseCreate); *h = fresh(); return 0; }
 int cusparseDestroy(void *h) { HIT(cusparseDestroy); free(h); return 0; }
 int cusparseSetStream(void *h, void *s) { HIT(cusparseSetStream); return 0; }
+int cusparseCreateCsr(void **d, int64_t rows, int64_t cols, int64_t nnz, void *rp, void *ci, void *v,
+	int rt, int ct, int base, int vt) { HIT(cusparseCreateCsr); *d = fresh(); return 0; }
+int cusparseCreateCoo(void **d, int64_t rows, int64_t cols, int64_t nnz, void *ri, void *ci, void *v,
+	int it, int base, int vt) { HIT(cusparseCreateCoo); *d = fresh(); return 0; }
+int cusparseCreateBsr(void **d, int64_t brows, int64_t bcols, int64_t bnnz, int64_t rbd, int64_t cbd,
+	void *rp, void *ci, void *v, int rt, int ct, int base, int vt, int order) { HIT(cusparseCreateBsr); *d = fresh(); return 0; }
+int cusparseDestroySpMat(const void *d) { HIT(cusparseDestroySpMat); free((void *)d); return 0; }
 `
 
 const cusolverSource = `

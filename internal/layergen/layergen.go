@@ -24,7 +24,8 @@
 // The copy leaves out the files of [Optional] whose package the module
 // does not generate, and a subpackage that imports a generated package
 // the module does not generate (blas without cublas), or a subpackage so
-// left out.
+// left out, and the API's internal subpackage (cuda/internal, what the
+// math packages share) when no subpackage left imports it.
 //
 // The API may use only what every major's generated packages have with
 // the same Go signature: it is built and vetted under every major's tag
@@ -166,8 +167,14 @@ func renderDir(src fs.FS, c Copy, prefix string, names []string, out map[string]
 	return nil
 }
 
+// internalSub is the API's internal subpackage (cuda/internal, package
+// mathlib): one directory deep as every subpackage, which Go keeps to the
+// API's packages.
+const internalSub = "internal"
+
 // dropUnmet removes from out every subpackage that imports a generated
-// package c.Have lacks, or a subpackage so removed.
+// package c.Have lacks, or a subpackage so removed, and the internal
+// subpackage when no subpackage left imports it.
 func dropUnmet(out map[string][]byte, c Copy) error {
 	_, subs := Split(out)
 	needs := map[string][]string{}
@@ -198,6 +205,15 @@ func dropUnmet(out map[string][]byte, c Copy) error {
 				}
 			}
 		}
+	}
+	// The API's internal subpackage (cuda/internal, what the math
+	// packages share) has no users but them: without one it is left out.
+	if subs[internalSub] != nil && !dropped[internalSub] {
+		used := false
+		for sub, paths := range needs {
+			used = used || !dropped[sub] && slices.Contains(paths, c.ImportPath+"/cuda/"+internalSub)
+		}
+		dropped[internalSub] = !used
 	}
 	for name := range out {
 		if sub, _, ok := strings.Cut(name, "/"); ok && dropped[sub] {
