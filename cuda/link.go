@@ -74,8 +74,7 @@ type LinkInput struct {
 	Kind LinkInputKind
 	Data []byte
 	// Name names the input in the linker's logs; "" is no name, which
-	// the layer passes on as NULL, as C programs do (see the note at
-	// [Context.Link]).
+	// the layer passes on as NULL, as C programs do.
 	Name string
 }
 
@@ -159,11 +158,11 @@ func (realDriver) linkCreate(opts []cu.JitOption, vals []uintptr) (cu.LinkState,
 }
 
 func (realDriver) linkAddData(ls cu.LinkState, typ cu.JitInputType, data []byte, name string, null bool) error {
-	// null: the raw binding (cuda/sys/cu) takes the name as a Go string
-	// and passes "" for it, not NULL: a description rule for nullable C
-	// strings is needed for the binding to pass NULL (issue 40).
-	_ = null
-	err := cu.LinkAddData(ls, typ, unsafe.Pointer(&data[0]), uint64(len(data)), name, 0, nil, nil)
+	p := &name
+	if null {
+		p = nil // the binding passes NULL for nil (the docs' "optional name")
+	}
+	err := cu.LinkAddData(ls, typ, unsafe.Pointer(&data[0]), uint64(len(data)), p, 0, nil, nil)
 	runtime.KeepAlive(data)
 	return err
 }
@@ -188,13 +187,8 @@ func (realDriver) linkDestroy(ls cu.LinkState) error { return cu.LinkDestroy(ls)
 // error logs. A failure is a *LinkError, which names the step and input
 // and carries both logs; its Error includes the error log. Empty inputs,
 // an unknown kind and a PTX input with a NUL inside are errors before the
-// driver. Held by TestLink (the fake driver) and TestGPULinkPTX.
-//
-// Note: an input with no Name is meant to be passed as NULL, as C
-// programs pass it. The raw binding cuLinkAddData takes the name as a Go
-// string, so until the generator has a rule for nullable C strings the
-// driver is given "" there; the logs may then differ from C's in how they
-// name the input.
+// driver. An input with no Name is passed as NULL, as C programs pass
+// it. Held by TestLink (the fake driver) and TestGPULinkPTX.
 func (c *Context) Link(inputs []LinkInput, o LinkOptions) (*Linked, error) {
 	if len(inputs) == 0 {
 		return nil, errors.New("cuda: link: no inputs")
