@@ -84,8 +84,14 @@ func scopeHere() *Bound {
 	if activeScopes.Load() == 0 {
 		return nil
 	}
-	return scopeAt(getm())
+	return scopeOfThread()
 }
+
+// scopeOfThread is scopeHere's lookup, kept out of line so that scopeHere
+// inlines into every call.
+//
+//go:noinline
+func scopeOfThread() *Bound { return scopeAt(getm()) }
 
 // Run runs fn with the context current on the calling goroutine's OS
 // thread, which stays locked for the call, and returns fn's error. Inside
