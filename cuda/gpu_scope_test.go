@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -156,4 +157,43 @@ func BenchmarkScopeAllocAsync(b *testing.B) {
 				b.Fatal(err)
 			}
 		})
+}
+
+// BenchmarkRawLaunchSubmit is the raw Go loop that mk/gpu-profile.sh
+// profiles beside e2e/testdata/bench.c's "submit" loop: b.N launches of
+// the argument-less kernel on the legacy default stream through the
+// generated cu.LaunchKernel, in bursts of 64 with a wait between bursts
+// (not in submit-ns/launch), on one locked thread with the context current: C's loop,
+// call for call. It reports submit-ns/launch and allocs/op (0: nothing of
+// the crossing allocates; against the stand-in libcuda of
+// mk/stubbench.sh it measures the crossing's CPU cost alone).
+func BenchmarkRawLaunchSubmit(b *testing.B) {
+	c := gpuContext(b)
+	_, empty := gpuKernels(b, c)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cu.CtxSetCurrent(c.Raw()); err != nil {
+		b.Fatal(err)
+	}
+	fn := empty.Raw()
+	b.ReportAllocs()
+	var spent time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		n := min(64, b.N-i)
+		t0 := time.Now()
+		for range n {
+			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		spent += time.Since(t0)
+		i += n
+		// the wait is in ns/op, not in submit-ns/launch (b.StopTimer
+		// would stop the world to read the memory statistics each burst)
+		if err := cu.CtxSynchronize(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N), "submit-ns/launch")
 }
