@@ -190,6 +190,11 @@ func (b *Bound) Launch(k *Kernel, cfg Config, args ...any) error {
 	if err := b.check(); err != nil {
 		return err
 	}
+	if b.slot < 0 {
+		// not in the table: the calls inside fn bind for themselves, and
+		// may have made another context current
+		return k.Launch(cfg, args...)
+	}
 	return k.launchIn(b, &cfg, args)
 }
 
@@ -199,7 +204,9 @@ func (b *Bound) Launch(k *Kernel, cfg Config, args ...any) error {
 // AllocAsync on a held stream) then count no use of their own. A Close of
 // a held operand on another goroutine waits until fn returns; a Close
 // inside fn ends the scope's hold first. A closed or nil operand is an
-// error and holds nothing of the list; at most 16 operands are held.
+// error and holds nothing of the list; at most 16 operands are held. (A
+// scope that found no place in the package's table of scopes, which
+// takes about 256 at once, holds nothing: its calls count their own.)
 func (b *Bound) Hold(ops ...Operand) error {
 	if err := b.check(); err != nil {
 		return err
@@ -222,6 +229,11 @@ func (b *Bound) Hold(ops ...Operand) error {
 		}
 		us[n] = &r.uses
 		n++
+	}
+	if b.slot < 0 {
+		// not in the table: the calls inside fn cannot find the holds,
+		// nor a Close inside fn end them (it would wait for itself)
+		return nil
 	}
 	for i := range n {
 		if !us[i].acquire() {
@@ -248,7 +260,7 @@ func (b *Bound) HoldStream(s *Stream) error {
 	if !sameContext(s.st.ctx, b.s) {
 		return fmt.Errorf("cuda: Bound.HoldStream: the stream belongs to another context")
 	}
-	if b.holds(&s.st.uses) {
+	if b.holds(&s.st.uses) || b.slot < 0 { // not in the table: see Hold
 		return nil
 	}
 	if b.nheld == maxHeld {

@@ -248,3 +248,60 @@ func TestScopeHold(t *testing.T) {
 		t.Errorf("the handle has %d uses after the scope", v)
 	}
 }
+
+// TestScopeTableFull: a scope that finds no slot in the table (every
+// probe taken by other threads' scopes) still runs fn bound, its calls
+// taking the per-call way: a launch on another context inside it does
+// not leave Bound.Launch trusting a context no longer current.
+func TestScopeTableFull(t *testing.T) {
+	f, ka, kb, xa, xb, done := twoFakeContexts(t)
+	defer done()
+	f.onLaunch = func() {
+		if cur := fakeCurrent(); cur != 0xa1 {
+			t.Errorf("a launch of context 0xa1 with %#x current", cur)
+		}
+	}
+	other := &Bound{}
+	other.m.Store(1) // no thread's M
+	for i := range scopes {
+		if !scopes[i].CompareAndSwap(nil, other) {
+			t.Fatalf("slot %d taken", i)
+		}
+	}
+	defer func() {
+		for i := range scopes {
+			scopes[i].Store(nil)
+		}
+	}()
+	activeScopes.Add(1)
+	defer activeScopes.Add(-1)
+	c := refTo(t, ka.mod.r.ctx)
+	err := c.Run(func(b *Bound) error {
+		if b.slot >= 0 {
+			t.Errorf("the scope found slot %d in a full table", b.slot)
+		}
+		if err := kb.Launch(Config{}, float32(1), xb, xb, int32(1)); err != nil {
+			return err
+		}
+		// a Close of a held buffer inside fn must not wait for the hold
+		y, err := Alloc[float32](c, 4)
+		if err != nil {
+			return err
+		}
+		if err := b.Hold(y); err != nil {
+			return err
+		}
+		watchdog := time.AfterFunc(time.Minute, func() { panic("TestScopeTableFull: a held buffer's Close inside the scope hangs") })
+		defer watchdog.Stop()
+		if err := y.Close(); err != nil {
+			return err
+		}
+		return b.Launch(ka, Config{}, float32(1), xa, xa, int32(1))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.launches.Load() != 1 {
+		t.Errorf("%d launches of the first context, want 1", f.launches.Load())
+	}
+}
