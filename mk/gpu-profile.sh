@@ -24,7 +24,8 @@
 # asmcgocall, entersyscall, exitsyscall, the ffiimpl trampoline) summed
 # apart from libcuda's own time, and writes everything under OUTDIR
 # (default $OUT, else a temporary directory): stat-*.txt, report-*.txt,
-# callers-*.txt, summary.txt and the perf.data files.
+# callers-*.txt, summary.txt, the perf.data files, and go.pprof (Go's
+# own CPU profile of the Go loop, for when perf may not run).
 #
 #	CUGEN_PROFILE_LAUNCHES  N (default 1000000)
 #	CUDA_HOME               the toolkit (default /usr/local/cuda): nvcc, libcudart
@@ -141,6 +142,13 @@ for way in go c; do
 	# who calls into libcuda, and what the Go crossing's samples sit under
 	perf report -i "$out/$way.data" --stdio --no-children --sort sym -g caller,0.5,callee --percent-limit 2 >"$out/callers-$way.txt" 2>/dev/null || true
 done
+
+# Go's own profile of the Go loop too, which needs no perf_event_open (a
+# container may refuse it): read it here with go tool pprof -top
+# bin/perf/layer.test OUTDIR/go.pprof (the same build)
+(cd "$root/cuda" && $unenv "$work/layer.test" -test.run '^$' -test.bench '^BenchmarkRawLaunchSubmit$' \
+	-test.benchtime="${n}x" -test.count=1 -test.cpuprofile="$out/go.pprof" >"$out/run-pprof-go.txt" 2>&1) ||
+	echo "gpu-profile: the Go loop with -test.cpuprofile: exit $?" >&2
 
 python3 - "$out" "$n" >>"$out/summary.txt" <<'PY'
 import re, sys
