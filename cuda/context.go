@@ -213,7 +213,15 @@ func (c *Context) Do(fn func() error) error {
 		return err
 	}
 	defer c.ref.end()
-	return onThreadOnce(s, func() error { return foreignCall(fn) }) // bindcache.go
+	foreign := func() error { return foreignCall(fn) } // bindcache.go
+	if b := scopeHere(); b != nil {
+		// fn may change the thread's context: the scope's is made
+		// current again after it (scope.go)
+		err := onThreadOnceSlow(s, foreign)
+		b.rebind()
+		return err
+	}
+	return onThreadOnceSlow(s, foreign)
 }
 
 // do runs fn with the context's state current on a locked thread.
@@ -260,6 +268,14 @@ type ctxState struct {
 // (ctxState.failed): fn must be the layer's own, safe to repeat after the
 // driver refused it.
 func onThread(s *ctxState, fn func() error) error {
+	if b := scopeHere(); b != nil { // scope.go
+		return b.call(s, fn, false)
+	}
+	return onThreadSlow(s, fn)
+}
+
+// onThreadSlow is onThread outside a scope.
+func onThreadSlow(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if s == nil {
@@ -282,6 +298,14 @@ func onThread(s *ctxState, fn func() error) error {
 // NewHandle), which must never run twice: a failure is returned as it is,
 // and what the thread was bound to is forgotten.
 func onThreadOnce(s *ctxState, fn func() error) error {
+	if b := scopeHere(); b != nil { // scope.go
+		return b.call(s, fn, true)
+	}
+	return onThreadOnceSlow(s, fn)
+}
+
+// onThreadOnceSlow is onThreadOnce outside a scope.
+func onThreadOnceSlow(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if _, err := s.bind(); err != nil {
@@ -369,6 +393,9 @@ func (u *uses) closeWait() bool {
 // held (hold.go) and returns the holds: the check and the close are one
 // compare-and-swap.
 func (u *uses) closeUnheld(refuse bool) (ok bool, holds uint64) {
+	if b := scopeHere(); b != nil {
+		b.unhold(u) // scope.go: the scope's own hold would wait for itself
+	}
 	var wake *chan struct{} // made only when there are uses to wait for
 	for {
 		old := u.state.Load()

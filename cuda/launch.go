@@ -168,6 +168,9 @@ const (
 // library and cfg.Stream are in use until the launch is queued: a Close of
 // one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
+	if b := scopeHere(); b != nil { // scope.go: the thread is locked and bound
+		return k.launchIn(b, &cfg, args)
+	}
 	// The thread stays locked for the launch: its guard (launchguard.go)
 	// is the thread's. The defers run on a panic too (a guard left in
 	// flight would hold up every Close).
@@ -175,14 +178,24 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 	defer runtime.UnlockOSThread()
 	g := enterLaunch()
 	defer g.exit()
-	err := k.launchLocked(&cfg, args, g == nil)
+	err := k.launchLocked(&cfg, args, g == nil, nil)
 	runtime.KeepAlive(args) // the buffers, until the launch is queued
 	return err
 }
 
+// launchIn is Launch in the scope b, on its locked thread.
+func (k *Kernel) launchIn(b *Bound, cfg *Config, args []any) error {
+	g := enterLaunch()
+	defer g.exit()
+	err := k.launchLocked(cfg, args, g == nil, b)
+	runtime.KeepAlive(args)
+	return err
+}
+
 // launchLocked is Launch on the locked thread, with a guard in flight or,
-// when hold is set, counting the uses of the operands.
-func (k *Kernel) launchLocked(cfg *Config, args []any, hold bool) error {
+// when hold is set, counting the uses of the operands; sc is the thread's
+// bound scope, or nil.
+func (k *Kernel) launchLocked(cfg *Config, args []any, hold bool, sc *Bound) error {
 	owner, ctx, err := k.begin(cfg.Stream, hold)
 	if err != nil {
 		return err
@@ -200,26 +213,26 @@ func (k *Kernel) launchLocked(cfg *Config, args []any, hold bool) error {
 			for i := range args {
 				ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
 			}
-			err = k.launch(ctx, cfg, ptrs[:len(args)])
+			err = k.launch(ctx, cfg, ptrs[:len(args)], sc)
 			if hold {
 				unhold(args, held)
 			}
 		} else if err == nil {
-			err = k.launchHeap(ctx, cfg, args, size, hold)
+			err = k.launchHeap(ctx, cfg, args, size, hold, sc)
 		}
 		k.end(owner, cfg.Stream, hold)
 		return err
 	}
 	_, size, err := k.packArgs(args, nil, nil, false) // measures: holds nothing
 	if err == nil {
-		err = k.launchHeap(ctx, cfg, args, size, hold)
+		err = k.launchHeap(ctx, cfg, args, size, hold, sc)
 	}
 	k.end(owner, cfg.Stream, hold)
 	return err
 }
 
 // launchHeap is Launch of arguments of size bytes in a buffer on the heap.
-func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int, hold bool) error {
+func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int, hold bool, sc *Bound) error {
 	buf := make([]uint64, (size+7)/8)
 	offs := make([]int, len(args))
 	held, _, err := k.packArgs(args, buf, offs, hold)
@@ -230,7 +243,7 @@ func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int, ho
 	for i, o := range offs {
 		pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 	}
-	err = k.launch(ctx, cfg, pp)
+	err = k.launch(ctx, cfg, pp, sc)
 	if hold {
 		unhold(args, held)
 	}
@@ -295,15 +308,32 @@ func (k *Kernel) end(owner *uses, s *Stream, hold bool) {
 }
 
 // launch calls cuLaunchKernel with the packed arguments pp in ctx, or
-// cuLaunchKernelEx when cfg sets attributes.
-func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
+// cuLaunchKernelEx when cfg sets attributes. In the bound scope sc of
+// ctx's context it binds nothing; in a scope of another context it makes
+// the scope's current again after.
+func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer, sc *Bound) error {
 	var h cu.Stream
 	if cfg.Stream != nil {
 		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
 	var err error
-	if !cfg.hasAttrs() {
+	if sc != nil && !cfg.hasAttrs() && sc.bound(ctx) {
+		for try := 0; ; try++ {
+			if ctx.fake != nil {
+				err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+			} else {
+				err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+			}
+			if err == nil {
+				break
+			}
+			sc.rebind() // the thread may have lost its context behind the scope's back
+			if try > 0 || !errors.Is(err, cu.ErrorInvalidContext) {
+				break
+			}
+		}
+	} else if !cfg.hasAttrs() {
 		// onThread, written out: no closure to call on the fast path. The
 		// thread is locked (Launch).
 		var remembered bool
@@ -318,6 +348,9 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 					break
 				}
 			}
+		}
+		if sc != nil {
+			sc.rebind() // a launch of another context in the scope
 		}
 	} else {
 		la, aerr := cfg.attrs(k.name)

@@ -93,10 +93,17 @@ func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []
 	// The resources in use, to release: the first few in held, the rest
 	// found again through ops. They are released in the deferred function,
 	// so a panic in fn ends the uses too.
+	//
+	// Inside a bound scope (scope.go) the operands the scope holds count
+	// no use of their own: their bit in skip is set.
 	var held [6]*resource
+	var skip uint64
 	n := 0
 	defer func() {
 		for i := range n {
+			if i < 64 && skip&(1<<i) != 0 {
+				continue
+			}
 			if i < len(held) {
 				held[i].uses.release()
 			} else {
@@ -104,11 +111,27 @@ func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []
 			}
 		}
 	}()
+	b := scopeHere()
+	use := func(r *resource) error {
+		own, ok := b.acquire(&r.uses)
+		if !ok {
+			return ErrFreed
+		}
+		if !own && n < 64 {
+			skip |= 1 << n
+		} else if !own {
+			r.uses.acquire() // counted after all: the release finds it
+		}
+		if n < len(held) {
+			held[n] = r
+		}
+		n++
+		return nil
+	}
 	if first != nil {
-		if err := first.use(); err != nil {
+		if err := use(first); err != nil {
 			return err
 		}
-		held[0], n = first, 1
 		if !sameContext(first.ctx, st.ctx) {
 			return errOtherOperandContext
 		}
@@ -121,23 +144,25 @@ func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []
 		if r == nil {
 			return errNilOperand
 		}
-		if err := r.use(); err != nil {
+		if err := use(r); err != nil {
 			return err
 		}
-		if n < len(held) {
-			held[n] = r
-		}
-		n++
 		if !sameContext(r.ctx, st.ctx) {
 			return errOtherOperandContext
 		}
 	}
 	// st.do, but the library's calls run once: onThreadOnce
-	if !st.uses.acquire() {
+	own, ok := b.acquire(&st.uses)
+	if !ok {
 		return ErrFreed
 	}
-	defer st.uses.release()
-	return onThreadOnce(st.ctx, func() error { return fn(st.h) })
+	if own {
+		defer st.uses.release()
+	}
+	if b != nil {
+		return b.call(st.ctx, func() error { return fn(st.h) }, true)
+	}
+	return onThreadOnceSlow(st.ctx, func() error { return fn(st.h) })
 }
 
 func btoi(b bool) int {

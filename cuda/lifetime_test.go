@@ -42,6 +42,7 @@ type fakeDriver struct {
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
 	fakeKernelState
 	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
+	binds      atomic.Int64 // the layer's binds of a context to a thread (scope_test.go)
 	launchErr  error        // what launch returns
 	needCtx    bool         // launch fails with no context current (bindcache_test.go)
 }
@@ -55,6 +56,7 @@ func (f *fakeDriver) bind(s *ctxState) error {
 	if f.quiet {
 		return nil
 	}
+	f.binds.Add(1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.released > 0 {

@@ -105,11 +105,18 @@ func (s *Stream) Raw() cu.Stream { return s.st.h }
 // do runs fn as a use of the stream, its context current on a locked
 // thread.
 func (st *streamState) do(fn func() error) error {
-	if !st.uses.acquire() {
+	b := scopeHere()               // scope.go: the scope may hold the stream
+	own, ok := b.acquire(&st.uses) // nil b: a use of its own
+	if !ok {
 		return ErrFreed
 	}
-	defer st.uses.release()
-	return onThread(st.ctx, fn)
+	if own {
+		defer st.uses.release()
+	}
+	if b != nil {
+		return b.call(st.ctx, fn, false)
+	}
+	return onThreadSlow(st.ctx, fn)
 }
 
 // Synchronize waits for the stream's work (cuStreamSynchronize), blocking

@@ -194,7 +194,22 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 		for _, g := range gparams {
 			w(", %s", g)
 		}
-		w(") error {\n\treturn k.%s.Launch(cfg", unexported(n))
+		w(") error {\n")
+		if framed(k) {
+			// packed at the offsets checkParams proved against every
+			// cubin: no run-time layout check (cuda.Kernel.LaunchFrame)
+			w("\tvar f cuda.Frame\n")
+			for i, prm := range k.Params {
+				set := "Arg"
+				if prm.Type.Kind == ir.KPointer {
+					set = "ArgBuffer"
+				}
+				w("\tcuda.%s(&f, %d, %d, %s)\n", set, i, prm.Offset, args[i])
+			}
+			w("\treturn k.%s.LaunchFrame(cfg, &f)\n}\n\n", unexported(n))
+			continue
+		}
+		w("\treturn k.%s.Launch(cfg", unexported(n))
 		for _, a := range args {
 			w(", %s", a)
 		}
@@ -419,4 +434,18 @@ func goIdentExported(s string) string {
 
 func unexported(s string) string {
 	return "k" + s
+}
+
+// framed reports whether k's launcher packs a cuda.Frame (up to 16
+// parameters in 256 bytes); a larger kernel's calls Kernel.Launch.
+func framed(k *ir.Kernel) bool {
+	if len(k.Params) > 16 {
+		return false
+	}
+	for _, p := range k.Params {
+		if p.Offset < 0 || p.Offset+p.Type.Size > 256 {
+			return false
+		}
+	}
+	return true
 }

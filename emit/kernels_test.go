@@ -123,3 +123,31 @@ func TestRecordMemberCollision(t *testing.T) {
 		t.Fatalf("Generate: %v, want %q", err, want)
 	}
 }
+
+// A kernel's launcher packs a cuda.Frame at the offsets the C layout gives
+// (and checkParams proves against the cubin), with no run-time layout
+// check; a kernel of more than 16 parameters goes through Kernel.Launch.
+func TestKernelsFrameLauncher(t *testing.T) {
+	var many []string
+	for i := range 17 {
+		many = append(many, fmt.Sprintf("int a%d", i))
+	}
+	src := "struct P { double d; char c; };\n" +
+		"extern \"C\" __global__ void saxpy(float a, const float *x, float *y, int n) {}\n" +
+		"extern \"C\" __global__ void mixed(char c, P p, void *v, short s) {}\n" +
+		"extern \"C\" __global__ void many(" + strings.Join(many, ", ") + ") {}\n"
+	files, err := kernelsOf(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(files["kernels.go"])
+	for _, want := range []string{
+		"\tvar f cuda.Frame\n\tcuda.Arg(&f, 0, 0, a)\n\tcuda.ArgBuffer(&f, 1, 8, x)\n\tcuda.ArgBuffer(&f, 2, 16, y)\n\tcuda.Arg(&f, 3, 24, n)\n\treturn k.kSaxpy.LaunchFrame(cfg, &f)\n",
+		"\tcuda.Arg(&f, 0, 0, c)\n\tcuda.Arg(&f, 1, 8, p)\n\tcuda.ArgBuffer(&f, 2, 24, v)\n\tcuda.Arg(&f, 3, 32, s)\n\treturn k.kMixed.LaunchFrame(cfg, &f)\n",
+		"\treturn k.kMany.Launch(cfg, a0, a1,",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("kernels.go lacks\n%s\nin\n%s", want, got)
+		}
+	}
+}

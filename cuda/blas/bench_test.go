@@ -7,6 +7,7 @@ import (
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // The speed of a call of this package against the raw generated call it
@@ -149,4 +150,47 @@ func BenchmarkGemmCallOverhead(b *testing.B) {
 		}
 		p.s.Synchronize()
 	})
+}
+
+// BenchmarkSmallGemmScope is issue 41's GEMM row: 32³ float32 GEMMs in
+// blocks of 1000, three ways interleaved in one process (the order
+// rotating each iteration): raw (cublas.Sgemm in one Context.Do), blas
+// (Gemm), and scope (Gemm inside one Context.Run a block, the handle,
+// the stream and the three buffers held by the scope). It reports
+// <way>-ns/gemm and <way>/raw (medians of the blocks); the target is
+// scope/raw <= 1.01.
+func BenchmarkSmallGemmScope(b *testing.B) {
+	p := newGemmPair(b, 32)
+	const calls = 1000
+	sync := func(err error) {
+		if err == nil {
+			err = p.s.Synchronize()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	ways := []func(){
+		func() { sync(p.viaRaw(calls)) },
+		func() { sync(p.viaBlas(calls)) },
+		func() {
+			sync(p.ctx.Run(func(bd *cuda.Bound) error {
+				if err := bd.Hold(p.h.Operand(), p.a.Buf, p.b.Buf, p.c.Buf); err != nil {
+					return err
+				}
+				if err := bd.HoldStream(p.s); err != nil {
+					return err
+				}
+				return p.viaBlas(calls)
+			}))
+		},
+	}
+	names := []string{"raw", "blas", "scope"}
+	times := cugentest.InterleaveAll(b, ways...)
+	for i, n := range names {
+		b.ReportMetric(float64(times[i].Median().Nanoseconds())/calls, n+"-ns/gemm")
+		if i > 0 {
+			b.ReportMetric(float64(times[i].Median())/float64(times[0].Median()), n+"/raw")
+		}
+	}
 }

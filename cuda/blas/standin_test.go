@@ -82,6 +82,34 @@ func BenchmarkStandinGemm(b *testing.B) {
 	})
 }
 
+// BenchmarkStandinGemmScope is BenchmarkStandinGemm with the Gemm calls
+// inside one Context.Run a block, the handle, stream and buffers held by
+// the scope: what the package adds to a call in a bound scope.
+func BenchmarkStandinGemmScope(b *testing.B) {
+	if !standin.Run(b, majors) {
+		return
+	}
+	p := standinPair(b, 32)
+	standin.Pair(b, 1000, func(n int) {
+		if err := p.viaRaw(n); err != nil {
+			b.Fatal(err)
+		}
+	}, func(n int) {
+		err := p.ctx.Run(func(bd *cuda.Bound) error {
+			if err := bd.Hold(p.h.Operand(), p.a.Buf, p.b.Buf, p.c.Buf); err != nil {
+				return err
+			}
+			if err := bd.HoldStream(p.s); err != nil {
+				return err
+			}
+			return p.viaBlas(n)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 // TestStandinGemmBatchedAllocs: GemmBatched over the same matrices
 // allocates nothing once the handle's arrays have their size, and copies
 // the addresses once; other matrices are copied again.

@@ -5,7 +5,9 @@
 //	gcc -O2 -o bench bench.c -ldl && ./bench libcuda.so.1 path/to/libcudart.so.12
 //
 // With "launch N" after the libraries it runs only the two launch
-// measurements, N launches each.
+// measurements, N launches each; with "submit N", only the submit loop
+// (N launches in bursts of 64, the wait between bursts untimed), for
+// mk/gpu-profile.sh to profile beside the Go loop.
 //
 // Output: one "name ns/op" line per benchmark (and GB/s for the copy).
 #include <dlfcn.h>
@@ -62,6 +64,18 @@ static void *must(void *lib, const char *name) {
 // launches in bursts of 64 with the wait between bursts untimed (the CPU's
 // cost of one launch while the queue has room, as BenchmarkLaunchSubmit
 // measures it). n is rounded up to whole blocks and bursts.
+static void submit(void *fn, int n) {
+	double t, spent = 0;
+	int bursts = (n + 63) / 64;
+	for (int k = 0; k < bursts; k++) {
+		t = now();
+		for (int i = 0; i < 64; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		spent += now() - t;
+		CHECK(cuCtxSynchronize());
+	}
+	printf("LaunchSubmit %.1f ns/op %d launches\n", spent / (bursts * 64.0), bursts * 64);
+}
+
 static void launch(void *fn, int n) {
 	for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
 	CHECK(cuCtxSynchronize());
@@ -88,8 +102,8 @@ static void launch(void *fn, int n) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "launch"))) {
-		fprintf(stderr, "usage: bench LIBCUDA LIBCUDART [launch N]\n");
+	if (argc != 3 && !(argc == 5 && (!strcmp(argv[3], "launch") || !strcmp(argv[3], "submit")))) {
+		fprintf(stderr, "usage: bench LIBCUDA LIBCUDART [launch N | submit N]\n");
 		return 2;
 	}
 	void *d = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), *r = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
@@ -110,6 +124,12 @@ int main(int argc, char **argv) {
 	CHECK(cuInit(0)); CHECK(cuDeviceGet(&dev, 0)); CHECK(cuDevicePrimaryCtxRetain(&ctx, dev)); CHECK(cuCtxSetCurrent(ctx));
 	CHECK(cudaSetDevice(0));
 	CHECK(cuModuleLoadData(&mod, ptx)); CHECK(cuModuleGetFunction(&fn, mod, "empty"));
+	if (argc == 5 && !strcmp(argv[3], "submit")) { // the profiled loop only
+		for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		CHECK(cuCtxSynchronize());
+		submit(fn, atoi(argv[4]));
+		return 0;
+	}
 	if (argc == 5) { // launch only: the launch-rate rounds of BENCHMARKS.md
 		launch(fn, atoi(argv[4]));
 		return 0;

@@ -114,12 +114,26 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 //
 //	__global__ void matrixMul<16>(float * C, const float * A, const float * B, int hA, int wA, int wB)
 func (k *Kernels) MatrixMul16(cfg cuda.Config, C *cuda.Buffer[float32], A *cuda.Buffer[float32], B *cuda.Buffer[float32], hA int32, wA int32, wB int32) error {
-	return k.kMatrixMul16.Launch(cfg, C, A, B, hA, wA, wB)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, C)
+	cuda.ArgBuffer(&f, 1, 8, A)
+	cuda.ArgBuffer(&f, 2, 16, B)
+	cuda.Arg(&f, 3, 24, hA)
+	cuda.Arg(&f, 4, 28, wA)
+	cuda.Arg(&f, 5, 32, wB)
+	return k.kMatrixMul16.LaunchFrame(cfg, &f)
 }
 
 // MatrixMul32 launches matrixMul<32> (matrixMul.cu:5):
 //
 //	__global__ void matrixMul<32>(float * C, const float * A, const float * B, int hA, int wA, int wB)
 func (k *Kernels) MatrixMul32(cfg cuda.Config, C *cuda.Buffer[float32], A *cuda.Buffer[float32], B *cuda.Buffer[float32], hA int32, wA int32, wB int32) error {
-	return k.kMatrixMul32.Launch(cfg, C, A, B, hA, wA, wB)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, C)
+	cuda.ArgBuffer(&f, 1, 8, A)
+	cuda.ArgBuffer(&f, 2, 16, B)
+	cuda.Arg(&f, 3, 24, hA)
+	cuda.Arg(&f, 4, 28, wA)
+	cuda.Arg(&f, 5, 32, wB)
+	return k.kMatrixMul32.LaunchFrame(cfg, &f)
 }

@@ -116,19 +116,34 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 //
 //	__global__ void vecAdd(const float * a, const float * b, float * c, int n)
 func (k *Kernels) VecAdd(cfg cuda.Config, a *cuda.Buffer[float32], b *cuda.Buffer[float32], c *cuda.Buffer[float32], n int32) error {
-	return k.kVecAdd.Launch(cfg, a, b, c, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, a)
+	cuda.ArgBuffer(&f, 1, 8, b)
+	cuda.ArgBuffer(&f, 2, 16, c)
+	cuda.Arg(&f, 3, 24, n)
+	return k.kVecAdd.LaunchFrame(cfg, &f)
 }
 
 // AxpyFloat launches axpy<float> (vectorAdd.cu:10):
 //
 //	__global__ void axpy<float>(float alpha, const float * x, float * y, int n)
 func (k *Kernels) AxpyFloat(cfg cuda.Config, alpha float32, x *cuda.Buffer[float32], y *cuda.Buffer[float32], n int32) error {
-	return k.kAxpyFloat.Launch(cfg, alpha, x, y, n)
+	var f cuda.Frame
+	cuda.Arg(&f, 0, 0, alpha)
+	cuda.ArgBuffer(&f, 1, 8, x)
+	cuda.ArgBuffer(&f, 2, 16, y)
+	cuda.Arg(&f, 3, 24, n)
+	return k.kAxpyFloat.LaunchFrame(cfg, &f)
 }
 
 // AxpyDouble launches axpy<double> (vectorAdd.cu:10):
 //
 //	__global__ void axpy<double>(double alpha, const double * x, double * y, int n)
 func (k *Kernels) AxpyDouble(cfg cuda.Config, alpha float64, x *cuda.Buffer[float64], y *cuda.Buffer[float64], n int32) error {
-	return k.kAxpyDouble.Launch(cfg, alpha, x, y, n)
+	var f cuda.Frame
+	cuda.Arg(&f, 0, 0, alpha)
+	cuda.ArgBuffer(&f, 1, 8, x)
+	cuda.ArgBuffer(&f, 2, 16, y)
+	cuda.Arg(&f, 3, 24, n)
+	return k.kAxpyDouble.LaunchFrame(cfg, &f)
 }
