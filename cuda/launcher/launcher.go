@@ -465,42 +465,53 @@ func (e env) slurm(addrGiven bool) (Job, error) {
 	if addrGiven {
 		return j, nil
 	}
+	addr, err := e.slurmAddr(jobID, stepID, jobSet, jerr, serr)
+	if err != nil && j.Size > 1 {
+		return Job{}, err
+	}
+	j.Addr = addr // a job of one rank needs none
+	return j, nil
+}
+
+// slurmAddr is the rendezvous address of a Slurm step: MASTER_ADDR or
+// the first node, MASTER_PORT or SlurmPort.
+func (e env) slurmAddr(jobID, stepID int, jobSet bool, jerr, serr error) (string, error) {
+	var err error
 	host, hostSet := e.lookup("MASTER_ADDR")
 	if hostSet {
 		if err := checkHost(host); err != nil {
-			return Job{}, fmt.Errorf("launcher: MASTER_ADDR=%q: %v", host, err)
+			return "", fmt.Errorf("launcher: MASTER_ADDR=%q: %v", host, err)
 		}
 	} else {
 		for _, k := range []string{"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"} {
 			if list, ok := e.lookup(k); ok {
 				if host, err = FirstNode(list); err != nil {
-					return Job{}, fmt.Errorf("launcher: %s=%q: %v", k, list, err)
+					return "", fmt.Errorf("launcher: %s=%q: %v", k, list, err)
 				}
 				break
 			}
 		}
 		if host == "" {
-			return Job{}, errors.New("launcher: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST is set (or set MASTER_ADDR)")
+			return "", errors.New("launcher: none of SLURM_STEP_NODELIST, SLURM_JOB_NODELIST, SLURM_NODELIST is set (or set MASTER_ADDR)")
 		}
 	}
 	port := 0
 	if p, ok := e.lookup("MASTER_PORT"); ok {
 		if port, err = parsePort(p); err != nil {
-			return Job{}, fmt.Errorf("launcher: MASTER_PORT: %v", err)
+			return "", fmt.Errorf("launcher: MASTER_PORT: %v", err)
 		}
 	} else {
 		switch {
 		case jerr != nil:
-			return Job{}, jerr
+			return "", jerr
 		case serr != nil:
-			return Job{}, serr
+			return "", serr
 		case !jobSet:
-			return Job{}, errors.New("launcher: SLURM_JOB_ID is not set: the rendezvous port comes from it (or set MASTER_PORT)")
+			return "", errors.New("launcher: SLURM_JOB_ID is not set: the rendezvous port comes from it (or set MASTER_PORT)")
 		}
 		port = SlurmPort(jobID, stepID)
 	}
-	j.Addr = net.JoinHostPort(host, strconv.Itoa(port))
-	return j, nil
+	return net.JoinHostPort(host, strconv.Itoa(port)), nil
 }
 
 // FirstNode is the first host of a Slurm node list in its compressed
