@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cugen/cugen/cuda/launcher"
+	"github.com/cugen/cugen/cuda/rendezvous"
 	"github.com/cugen/cugen/cuda/sys/nccl"
-	"github.com/cugen/cugen/internal/rendezvous"
 )
 
 // The NCCL calls JoinJob makes; CPU tests replace them with stand-ins.
@@ -40,7 +40,7 @@ func JoinCommFromEnv(ctx context.Context, c *Context, opts ...launcher.Option) (
 // JoinJob makes rank job.Rank of the job's communicator of job.Size ranks
 // on c's device. Rank 0 makes the NCCL unique id (ncclGetUniqueId) and
 // serves it at job.Addr to the other ranks, which fetch it, retrying
-// while rank 0 starts (package internal/rendezvous documents the wire
+// while rank 0 starts (package [github.com/cugen/cugen/cuda/rendezvous] documents the wire
 // format); then every rank joins ([JoinComm]). ctx bounds the
 // rendezvous: when it ends, or a rank leaves or is refused, every rank
 // that reached rank 0 returns an error. A job of one rank needs no

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cugen/cugen/cugentest"
 )
 
 // slack is how long past its deadline a fault may take to end in an error.
@@ -405,6 +407,9 @@ func TestMain(m *testing.M) {
 // not yet come: rank 0 and the other rank (a process of its own) fail at
 // once, long before their deadlines.
 func TestPeerKilled(t *testing.T) {
+	if !cugentest.InFreshNetwork(t) {
+		return
+	}
 	ln := listen(t, "127.0.0.8")
 	addr := ln.Addr().String()
 	cfg := Config{JobID: "killed", Size: 4}
