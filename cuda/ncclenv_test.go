@@ -207,6 +207,28 @@ func freePort(t *testing.T, host string) string {
 	return port
 }
 
+// agentStore stands for torchrun's agent store: it listens on a port
+// of host whose next port is free, until t ends, and returns it.
+func agentStore(t *testing.T, host string) string {
+	t.Helper()
+	for range 20 {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		p, _ := strconv.Atoi(port)
+		if next, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p+1))); err == nil {
+			next.Close()
+			t.Cleanup(func() { ln.Close() })
+			return port
+		}
+		ln.Close()
+	}
+	t.Fatal("no port with a free next port")
+	return ""
+}
+
 // slurmJob is a SLURM_JOB_ID whose rendezvous port (SlurmPort) is free on host.
 func slurmJob(t *testing.T, host string) int {
 	t.Helper()
@@ -247,7 +269,7 @@ func TestJoinCommFromEnvProcs(t *testing.T) {
 	}{
 		{"torchrun", launcher.Env, false, func(r int, host, port string) []string {
 			return []string{"RANK=" + strconv.Itoa(r), "WORLD_SIZE=3", "LOCAL_RANK=" + strconv.Itoa(r), "LOCAL_WORLD_SIZE=3",
-				"MASTER_ADDR=" + host, "MASTER_PORT=" + port, "TORCHELASTIC_RUN_ID=run1"}
+				"MASTER_ADDR=" + host, "MASTER_PORT=" + port, "TORCHELASTIC_RUN_ID=run1", "TORCHELASTIC_USE_AGENT_STORE=True"}
 		}},
 		{"jobset", launcher.Env, true, func(r int, host, port string) []string {
 			return []string{"RANK=" + strconv.Itoa(r), "WORLD_SIZE=3", "MASTER_ADDR=" + host, "MASTER_PORT=" + port, "JOBSET_NAME=js"}
@@ -277,6 +299,9 @@ func TestJoinCommFromEnvProcs(t *testing.T) {
 				}
 			}
 			port := freePort(t, host)
+			if tc.name == "torchrun" { // the agent's store holds MASTER_PORT: the rendezvous takes the next
+				port = agentStore(t, host)
+			}
 			procs := make([]*rankProc, n)
 			for r := n - 1; r >= 0; r-- { // rank 0 last: the others retry
 				procs[r] = startRank(t, 20*time.Second, env(r, host, port)...)

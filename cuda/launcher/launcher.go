@@ -10,6 +10,8 @@
 //	env     torchrun, torch.distributed's env://, Kubernetes PyTorchJob and JobSet:
 //	        RANK, WORLD_SIZE, LOCAL_RANK (0 if unset), LOCAL_WORLD_SIZE (checked if set),
 //	        MASTER_ADDR, MASTER_PORT; the job is TORCHELASTIC_RUN_ID or JOBSET_NAME.
+//	        Where TORCHELASTIC_USE_AGENT_STORE=True (torchrun's agent serves its
+//	        TCPStore at MASTER_PORT), the rendezvous port is MASTER_PORT+1.
 //	openmpi Open MPI's mpirun: OMPI_COMM_WORLD_RANK, _SIZE, _LOCAL_RANK (_LOCAL_SIZE checked);
 //	        the job is PMIX_NAMESPACE; the address is MASTER_ADDR and MASTER_PORT.
 //	slurm   srun: SLURM_PROCID, SLURM_NTASKS (SLURM_NPROCS and SLURM_STEP_NUM_TASKS
@@ -361,6 +363,15 @@ func (e env) torch() (Job, error) {
 	}
 	if j.Addr, err = e.master(); err != nil {
 		return Job{}, err
+	}
+	if e.str("TORCHELASTIC_USE_AGENT_STORE") == "True" && j.Addr != "" {
+		// torchrun's agent serves its own TCPStore at MASTER_PORT.
+		host, port, _ := net.SplitHostPort(j.Addr)
+		n, _ := strconv.Atoi(port)
+		if n == 65535 {
+			return Job{}, errors.New("launcher: MASTER_PORT=65535 is torchrun's store: the rendezvous takes the next port, and there is none (pass the Addr option)")
+		}
+		j.Addr = net.JoinHostPort(host, strconv.Itoa(n+1))
 	}
 	switch {
 	case e.str("TORCHELASTIC_RUN_ID") != "":

@@ -27,6 +27,8 @@ func TestDetect(t *testing.T) {
 	}{
 		{"torchrun", []Option{vars("RANK=3", "WORLD_SIZE=8", "LOCAL_RANK=1", "LOCAL_WORLD_SIZE=4", "MASTER_ADDR=node0", "MASTER_PORT=29500", "TORCHELASTIC_RUN_ID=abc")},
 			Job{Launcher: Env, Rank: 3, Size: 8, LocalRank: 1, Addr: "node0:29500", ID: "torchrun:abc", Via: "RANK"}},
+		{"torchrun with the agent's store", []Option{vars("RANK=1", "WORLD_SIZE=2", "LOCAL_RANK=1", "MASTER_ADDR=node0", "MASTER_PORT=29500", "TORCHELASTIC_USE_AGENT_STORE=True", "TORCHELASTIC_RUN_ID=x")},
+			Job{Launcher: Env, Rank: 1, Size: 2, LocalRank: 1, Addr: "node0:29501", ID: "torchrun:x", Via: "RANK"}},
 		{"Kubernetes PyTorchJob (no LOCAL_RANK)", []Option{vars("RANK=1", "WORLD_SIZE=2", "MASTER_ADDR=job-master-0", "MASTER_PORT=23456", "KUBERNETES_SERVICE_HOST=10.0.0.1")},
 			Job{Launcher: Env, Rank: 1, Size: 2, Addr: "job-master-0:23456", Via: "RANK"}},
 		{"JobSet", []Option{vars("RANK=0", "WORLD_SIZE=2", "MASTER_ADDR=js-0-0.js", "MASTER_PORT=1234", "JOBSET_NAME=js")},
@@ -104,6 +106,7 @@ func TestDetectErrors(t *testing.T) {
 		{"LOCAL_WORLD_SIZE > WORLD_SIZE", []Option{vars("RANK=0", "WORLD_SIZE=2", "LOCAL_WORLD_SIZE=4")}, "launcher: LOCAL_WORLD_SIZE=4 is more than WORLD_SIZE=2"},
 		{"LOCAL_RANK >= WORLD_SIZE", []Option{vars("RANK=0", "WORLD_SIZE=2", "LOCAL_RANK=2", "MASTER_ADDR=h", "MASTER_PORT=1")}, "launcher: LOCAL_RANK is 2, not in 0..1 (WORLD_SIZE 2)"},
 		{"no master for 2 ranks", []Option{vars("RANK=0", "WORLD_SIZE=2")}, "launcher: env gives no rendezvous address for 2 ranks: set MASTER_ADDR and MASTER_PORT"},
+		{"agent store at the last port", []Option{vars("RANK=0", "WORLD_SIZE=2", "MASTER_ADDR=h", "MASTER_PORT=65535", "TORCHELASTIC_USE_AGENT_STORE=True")}, "launcher: MASTER_PORT=65535 is torchrun's store"},
 		{"MASTER_PORT without MASTER_ADDR", []Option{vars("RANK=0", "WORLD_SIZE=2", "MASTER_PORT=1")}, "launcher: MASTER_PORT is set but MASTER_ADDR is not"},
 		{"MASTER_ADDR without MASTER_PORT", []Option{vars("RANK=0", "WORLD_SIZE=2", "MASTER_ADDR=h")}, "launcher: MASTER_ADDR is set but MASTER_PORT is not"},
 		{"MASTER_PORT garbage", []Option{vars("RANK=0", "WORLD_SIZE=2", "MASTER_ADDR=h", "MASTER_PORT=http")}, `launcher: MASTER_PORT: port "http": want 1 to 65535`},
