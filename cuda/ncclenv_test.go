@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -257,6 +258,11 @@ const slack = 5 * time.Second
 // Where unshare works, it all runs in a network namespace of its own;
 // every address is a 127.0.0.x the test picks.
 func TestJoinCommFromEnvProcs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		// make test-windows runs this package under wine, where these
+		// processes' start-up and deadlines were never tried.
+		t.Skip("the launchers are Linux's; the processes and deadlines of this test are untried under wine")
+	}
 	if !cugentest.InFreshNetwork(t) {
 		return
 	}
