@@ -404,10 +404,10 @@ func TestJoinCommFromEnvProcs(t *testing.T) {
 		t.Parallel()
 		host := "127.0.0.35"
 		port := freePort(t, host)
-		zero := startRank(t, 3*time.Second, torch(host, port, "t", 0, 3)...)
+		zero := startRank(t, 2*time.Second, torch(host, port, "t", 0, 3)...)
 		one := startRank(t, 20*time.Second, torch(host, port, "t", 1, 3)...)
-		expect(t, zero, 3*time.Second, "rank 0", "rank 0 gave up (context deadline exceeded) with 2 of 3 ranks in; missing [2]")
-		expect(t, one, 3*time.Second, "rank 1", "the rendezvous was abandoned: rank 0 gave up")
+		expect(t, zero, 2*time.Second, "rank 0", "rank 0 gave up (context deadline exceeded) with 2 of 3 ranks in; missing [2]")
+		expect(t, one, 2*time.Second, "rank 1", "the rendezvous was abandoned: rank 0 gave up")
 	})
 	t.Run("unresolvable host", func(t *testing.T) {
 		t.Parallel()

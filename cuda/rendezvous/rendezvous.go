@@ -335,12 +335,17 @@ func Serve(ctx context.Context, ln net.Listener, cfg Config, secret []byte) erro
 	go func() {
 		for {
 			c, err := ln.Accept()
-			if err != nil {
-				var ne net.Error
-				if errors.As(err, &ne) && ne.Timeout() {
-					continue
+			if errors.Is(err, net.ErrClosed) {
+				return // Serve has returned
+			}
+			if err != nil { // out of descriptors, say: wait, and go on
+				cfg.logf("rendezvous: accept: %v", err)
+				select {
+				case <-done:
+					return
+				case <-time.After(50 * time.Millisecond):
 				}
-				return // ln closed: Serve has returned
+				continue
 			}
 			if !track(c) {
 				cfg.logf("rendezvous: refused %s: too many connections waiting", c.RemoteAddr())
