@@ -40,6 +40,10 @@
 // context ends, every connected rank is sent an abort (code 3) with the
 // reason, and each returns an error. Nothing waits without a bound: every
 // read and write has a deadline from the context or HelloTimeout.
+//
+// The identity keeps jobs apart; it is no authentication: whoever reaches
+// rank 0's port and knows the job id and size gets the id, as with NCCL's
+// own bootstrap sockets. Run jobs on the cluster's private network.
 package rendezvous
 
 import (
