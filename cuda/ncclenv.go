@@ -40,11 +40,12 @@ func JoinCommFromEnv(ctx context.Context, c *Context, opts ...launcher.Option) (
 // JoinJob makes rank job.Rank of the job's communicator of job.Size ranks
 // on c's device. Rank 0 makes the NCCL unique id (ncclGetUniqueId) and
 // serves it at job.Addr to the other ranks, which fetch it, retrying
-// while rank 0 starts (package [github.com/cugen/cugen/cuda/rendezvous] documents the wire
-// format); then every rank joins ([JoinComm]). ctx bounds the
-// rendezvous: when it ends, or a rank leaves or is refused, every rank
-// that reached rank 0 returns an error. A job of one rank needs no
-// network.
+// while rank 0 starts (package [github.com/cugen/cugen/cuda/rendezvous]
+// documents the wire format); then every rank joins ([JoinComm]). ctx
+// bounds the rendezvous: when it ends, or a rank leaves or is refused,
+// every rank that reached rank 0 returns an error. It does not bound
+// NCCL's initialisation after it, which returns when every rank has
+// joined (NCCL's own timeouts apply). A job of one rank needs no network.
 //
 // Rank 0 listens on job.Addr's host when it is an IP address, else on
 // every interface, at its port.
