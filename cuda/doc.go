@@ -34,6 +34,9 @@
 // [github.com/cugen/cugen/cuda/rand] (cuRAND) and
 // [github.com/cugen/cugen/cuda/dnn] (cuDNN), which share their errors
 // (one Error type, ErrClosed) through github.com/cugen/cugen/cuda/internal;
+// [github.com/cugen/cugen/cuda/launcher] (a job's ranks from torchrun's,
+// srun's, mpirun's variables) and [github.com/cugen/cugen/cuda/rendezvous]
+// (rank 0's NCCL id handed out over TCP), behind [JoinCommFromEnv];
 // and [github.com/cugen/cugen/cuda/sys] with its subpackages, the
 // generated C API packages of the build's major.
 //

@@ -67,14 +67,20 @@ func JoinComm(c *Context, id nccl.UniqueId, rank, size int) (*Comm, error) {
 	}
 	var comm *Comm
 	err := c.do(func(s *ctxState) error {
-		config := nccl.ConfigInitializer()
-		h, err := nccl.CommInitRankConfig(int32(size), id, int32(rank), &config)
+		h, err := commInitRank(int32(size), id, int32(rank))
 		if err == nil {
 			comm = newComm(s, h, rank, size)
 		}
 		return err
 	})
 	return comm, err
+}
+
+// commInitRank is ncclCommInitRankConfig with NCCL's default config;
+// CPU tests replace it with a stand-in.
+var commInitRank = func(size int32, id nccl.UniqueId, rank int32) (nccl.Comm, error) {
+	config := nccl.ConfigInitializer()
+	return nccl.CommInitRankConfig(size, id, rank, &config)
 }
 
 func newComm(s *ctxState, h nccl.Comm, rank, size int) *Comm {

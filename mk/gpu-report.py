@@ -43,6 +43,7 @@ EXPECTED = [
     (r"npp12", r"TestNPPStreamContextWithoutGPU12", "a GPU runs here", ALWAYS),
     # the child-process half of a test, run by its parent
     (r"e2e13", r"TestNCCLRankProcess", "not started by TestNCCLTwoProcesses", ALWAYS),
+    (r"layer1[23]", r"TestJoinRankChild", "run by TestJoinCommFromEnvProcs", ALWAYS),
     # no header cache on the GPU machine (make test runs it)
     (r"e2e", r"TestNCCLInitializersMatchC", "not in the cache", ALWAYS),
     (r"e2e", r"TestNCCLInitializersMatchC", "module (go.mod, headers.lock)", ALWAYS),

@@ -87,6 +87,7 @@ func Run(w io.Writer, o Options) (Report, error) {
 			r.library(d, major, driver, named[d])
 		}
 	}
+	r.launcher()
 	r.summary()
 	return r.Report, nil
 }

@@ -143,7 +143,7 @@ func TestControlCharsQuoted(t *testing.T) {
 	t.Setenv("CUDA_PATH", filepath.Join(dir, "cuda"+forged))
 	t.Setenv("CUGEN_LIBCUDA", filepath.Join(dir, "nowhere"+forged+"libcuda.so.1"))
 	_, lines := doctor(t, Options{Majors: []int{12}, Libs: []string{"nvrtc", "driver"}})
-	label := regexp.MustCompile(`^(driver|cuda12/nvrtc|error|note): `)
+	label := regexp.MustCompile(`^(driver|cuda12/nvrtc|launcher|error|note): `)
 	for _, l := range lines {
 		if !label.MatchString(l) {
 			t.Errorf("a line not of doctor's: %q", l)

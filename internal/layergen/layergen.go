@@ -99,9 +99,11 @@ type Copy struct {
 
 // Optional are the files of the layer that a copy may leave out, with the
 // generated package each needs: the rest of the layer never names what
-// they declare (nccl.go sets a hook). A module whose headers have no
-// nccl.h (a CUDA toolkit's) gets the layer without NCCL.
-var Optional = map[string]string{"nccl.go": "nccl"}
+// they declare (nccl.go sets a hook). A key ending in "/" is a
+// subpackage that only such files use (launcher and rendezvous, behind
+// JoinCommFromEnv). A module whose headers have no nccl.h (a CUDA
+// toolkit's) gets the layer without NCCL.
+var Optional = map[string]string{"nccl.go": "nccl", "ncclenv.go": "nccl", "launcher/": "nccl", "rendezvous/": "nccl"}
 
 // RenderFS returns copy c of the layer whose source is src's SourceDir
 // (os.DirFS of the module root, or the layer the cugen command carries):
@@ -173,8 +175,8 @@ func renderDir(src fs.FS, c Copy, prefix string, names []string, out map[string]
 const internalSub = "internal"
 
 // dropUnmet removes from out every subpackage that imports a generated
-// package c.Have lacks, or a subpackage so removed, and the internal
-// subpackage when no subpackage left imports it.
+// package c.Have lacks, or Optional's package for it, or a subpackage so
+// removed, and the internal subpackage when no subpackage left imports it.
 func dropUnmet(out map[string][]byte, c Copy) error {
 	_, subs := Split(out)
 	needs := map[string][]string{}
@@ -186,6 +188,11 @@ func dropUnmet(out map[string][]byte, c Copy) error {
 		needs[sub] = paths
 	}
 	dropped := map[string]bool{}
+	for sub := range subs {
+		if pkg, ok := Optional[sub+"/"]; ok && !c.Have(pkg) {
+			dropped[sub] = true
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, sub := range sortedKeys(subs) {

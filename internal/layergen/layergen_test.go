@@ -93,7 +93,8 @@ func TestSubpackageRefusals(t *testing.T) {
 
 // TestModuleCopy: a module's copy of the layer has no tests, imports its
 // generated packages at its own path, and needs only cu and nvrtc without
-// nccl.go (Optional); with it, cudart and nccl too (without the math
+// nccl.go, ncclenv.go and the launcher and rendezvous subpackages
+// (Optional); with them, cudart and nccl too (without the math
 // libraries: their subpackages are left out, TestModuleCopySubpackages).
 func TestModuleCopy(t *testing.T) {
 	src := os.DirFS(filepath.Join("..", ".."))
@@ -115,8 +116,10 @@ func TestModuleCopy(t *testing.T) {
 				t.Errorf("module copy has %s", name)
 			}
 		}
-		if _, ok := files["nccl.go"]; ok != c.nccl {
-			t.Errorf("nccl: %v, nccl.go in the copy: %v", c.nccl, ok)
+		for _, name := range []string{"nccl.go", "ncclenv.go", "launcher/launcher.go", "rendezvous/rendezvous.go"} {
+			if _, ok := files[name]; ok != c.nccl {
+				t.Errorf("nccl: %v, %s in the copy: %v", c.nccl, name, ok)
+			}
 		}
 		got, err := Imports(files, "example.com/m/cuda")
 		if err != nil || !slices.Equal(got, c.want) {
