@@ -1,0 +1,47 @@
+// Package algo is device-wide algorithms over [cuda.Buffer]: reduce (sum,
+// min, max) and scan (inclusive and exclusive sums), from NVIDIA's CUB.
+//
+// The kernels are CUB's own agents (AgentReduce, AgentScan of CCCL 2.5),
+// instantiated in cub.cu for int32, uint32, int64, uint64, float32 and
+// float64 and compiled at generate time by NVRTC 12.4, on the CPU, by
+// cugen kernels, into cubins for sm_80 and sm_90 and PTX for compute_90
+// (newer GPUs), embedded in internal/cubk. The headers are pinned in
+// headers.lock (entries libcub-dev, libcu++-dev and cuda-rt-12.4), and
+// regenerating gives the same bytes (cmd/cugen TestKernelsCheckAlgo). The
+// host side of CUB's dispatch (grid sizes, passes, temporary storage) is
+// Go: plan.go, tested without a GPU (TestPlanReduce, TestPlanScan).
+//
+// # Tuning
+//
+// Reduce uses CUB's DeviceReducePolicy Policy600 (what CUB picks from
+// sm_60 on): 256 threads, 16 items a thread for 4-byte types and 8 for
+// 8-byte ones, with a grid of at most 5 times the blocks the device
+// holds at once (CUB's subscription factor; the blocks are counted as
+// threads per multiprocessor over 256, where CUB asks the occupancy API).
+// Scan uses CUB's DeviceScanPolicy tunings for the architecture of the
+// image: sm80_tuning in the sm_80 cubin, sm90_tuning in the sm_90 cubin
+// and the PTX. The numbers the host needs are read from each image's
+// constants by TestPolicies.
+//
+// # Streams and memory
+//
+// Every call only queues work on its stream: nothing synchronises, and
+// results are in device memory (a reduction's in a one-element buffer).
+// Temporary storage is allocated and freed in stream order
+// (cuMemAllocAsync, cuMemFreeAsync on the call's stream) from the
+// device's current pool or a pool of [Lib.SetPool]. Misuse is refused
+// before anything is allocated or queued: a nil or closed stream, buffer
+// or Lib, buffers or a Lib of another context than the stream, an output
+// of the wrong length (TestMisuse). Inputs are limited to 2^31-1
+// elements, CUB's int offsets.
+//
+// The package works with this module's package cuda; a module's copy of
+// the API from cugen gen does not include it.
+package algo
+
+// The kernels: cugen kernels with CCCL's headers from the cache (fetched
+// on first use, verified against headers.lock), and NVRTC 12.4 (lib
+// libnvrtc12 of headers.lock: go run ./cmd/cugen libs -env prints how to
+// find it).
+//
+//go:generate go run ../../cmd/cugen kernels -src cub.cu -arch sm_80,sm_90 -I nvrtc -headers libcub-dev -headers libcu++-dev -headers cuda-rt-12.4 -name 'reduceSumTiles<int>' -name 'reduceSumTiles<unsigned int>' -name 'reduceSumTiles<long long>' -name 'reduceSumTiles<unsigned long long>' -name 'reduceSumTiles<float>' -name 'reduceSumTiles<double>' -name 'reduceSumSingle<int>' -name 'reduceSumSingle<unsigned int>' -name 'reduceSumSingle<long long>' -name 'reduceSumSingle<unsigned long long>' -name 'reduceSumSingle<float>' -name 'reduceSumSingle<double>' -name 'reduceMinTiles<int>' -name 'reduceMinTiles<unsigned int>' -name 'reduceMinTiles<long long>' -name 'reduceMinTiles<unsigned long long>' -name 'reduceMinTiles<float>' -name 'reduceMinTiles<double>' -name 'reduceMinSingle<int>' -name 'reduceMinSingle<unsigned int>' -name 'reduceMinSingle<long long>' -name 'reduceMinSingle<unsigned long long>' -name 'reduceMinSingle<float>' -name 'reduceMinSingle<double>' -name 'reduceMaxTiles<int>' -name 'reduceMaxTiles<unsigned int>' -name 'reduceMaxTiles<long long>' -name 'reduceMaxTiles<unsigned long long>' -name 'reduceMaxTiles<float>' -name 'reduceMaxTiles<double>' -name 'reduceMaxSingle<int>' -name 'reduceMaxSingle<unsigned int>' -name 'reduceMaxSingle<long long>' -name 'reduceMaxSingle<unsigned long long>' -name 'reduceMaxSingle<float>' -name 'reduceMaxSingle<double>' -name 'scanInit<int>' -name 'scanInit<unsigned int>' -name 'scanInit<long long>' -name 'scanInit<unsigned long long>' -name 'scanInit<float>' -name 'scanInit<double>' -name 'scanInclusiveSum<int>' -name 'scanInclusiveSum<unsigned int>' -name 'scanInclusiveSum<long long>' -name 'scanInclusiveSum<unsigned long long>' -name 'scanInclusiveSum<float>' -name 'scanInclusiveSum<double>' -name 'scanExclusiveSum<int>' -name 'scanExclusiveSum<unsigned int>' -name 'scanExclusiveSum<long long>' -name 'scanExclusiveSum<unsigned long long>' -name 'scanExclusiveSum<float>' -name 'scanExclusiveSum<double>' -out internal/cubk
