@@ -48,7 +48,7 @@ func TestPlanReduce(t *testing.T) {
 // tile, (tiles + 32) words, initialised by blocks of 128, then one scan
 // launch over all the tiles.
 func TestPlanScan(t *testing.T) {
-	i32 := policies[90]["int32"] // 128 x 24: tiles of 3072, 8-byte words
+	i32 := policies[90]["int32"]  // 128 x 24: tiles of 3072, 8-byte words
 	u64 := policies[80]["uint64"] // 288 x 11: 3168, 16-byte words
 	for _, c := range []struct {
 		p    policy
