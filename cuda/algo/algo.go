@@ -78,7 +78,8 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 	m := map[string]any{}
 	v := reflect.ValueOf(k)
 	for _, kernel := range []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
-		"reduceMaxTiles", "reduceMaxSingle", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
+		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
+		"argMaxTiles", "argMaxSingle", "argMaxPartials", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()
@@ -95,15 +96,15 @@ var (
 )
 
 // check refuses a call's misuse before anything is allocated or queued:
-// a nil stream or buffer, an input too long for CUB's int offsets, and
+// a nil stream or buffer, an index that is not one element, an input too long for CUB's int offsets, and
 // through Stream.Call, a closed stream, buffer or Lib, or one of another
 // context than the stream's. a == nil is checked last, so that the
 // argument checks hold without kernels (the stand-in driver's test).
-func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T], outLen int) error {
+func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T], outLen int, index *cuda.Buffer[int32]) error {
 	if s == nil {
 		return fmt.Errorf("algo: %s: %w", op, errNilStream)
 	}
-	if in == nil || out == nil {
+	if in == nil || out == nil || index == nil && strings.HasPrefix(op, "Arg") {
 		return fmt.Errorf("algo: %s: %w", op, errNilBuffer)
 	}
 	if in.Len() > maxItems {
@@ -112,7 +113,13 @@ func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T],
 	if out.Len() != outLen {
 		return fmt.Errorf("algo: %s[%s]: the output has %d elements for %d: want %d", op, typeName[T](), out.Len(), in.Len(), outLen)
 	}
+	if index != nil && index.Len() != 1 {
+		return fmt.Errorf("algo: %s[%s]: the index has %d elements: want 1", op, typeName[T](), index.Len())
+	}
 	ops := []cuda.Operand{in, out}
+	if index != nil {
+		ops = append(ops, index)
+	}
 	if a != nil {
 		ops = append(ops, a.h)
 	}

@@ -103,6 +103,63 @@ __device__ __forceinline__ void reduceSingle(const T *in, T *out, int n, T init)
     }
 }
 
+// KV is the pair an arg-reduction carries: CUB's KeyValuePair of an int
+// index and a T.
+template <typename T>
+using KV = cub::KeyValuePair<int, T>;
+
+// ArgIn is CUB's ArgIndexInputIterator over a pointer (whose header
+// includes Thrust, which NVRTC cannot): item i is the pair (base+i, p[i]).
+template <typename T>
+struct ArgIn {
+    using value_type = KV<T>;
+    using reference = KV<T>;
+    using pointer = KV<T> *;
+    using difference_type = int;
+    using iterator_category = ::cuda::std::random_access_iterator_tag;
+    const T *p;
+    int base;
+    __device__ __forceinline__ KV<T> operator[](int i) const { return KV<T>(base + i, p[i]); }
+    __device__ __forceinline__ KV<T> operator*() const { return KV<T>(base, *p); }
+    __device__ __forceinline__ ArgIn operator+(int n) const { return ArgIn{p + n, base + n}; }
+};
+
+// argTiles is reduceTiles of the pairs (i, in[i]) with CUB's ArgMin or
+// ArgMax: the partials are pairs, in storage of KVs.
+template <typename T, typename Op>
+__device__ __forceinline__ void argTiles(const T *in, void *partials, int n) {
+    using P = ReducePolicy<KV<T>, Op>;
+    using Agent = cub::AgentReduce<P, ArgIn<T>, KV<T> *, int, Op, KV<T>>;
+    __shared__ typename Agent::TempStorage tmp;
+    cub::GridEvenShare<int> share;
+    share.DispatchInit(n, gridDim.x, P::BLOCK_THREADS * P::ITEMS_PER_THREAD);
+    KV<T> agg = Agent(tmp, ArgIn<T>{in, 0}, Op()).ConsumeTiles(share);
+    if (threadIdx.x == 0) {
+        static_cast<KV<T> *>(partials)[blockIdx.x] = agg;
+    }
+}
+
+// argSingle reduces n pairs of in (an ArgIn, or partials) with one block
+// and writes the pair's index and value; n == 0 writes -1 and empty.
+template <typename T, typename Op, typename In>
+__device__ __forceinline__ void argSingle(In in, int *index, T *value, int n, T empty) {
+    using P = ReducePolicy<KV<T>, Op>;
+    using Agent = cub::AgentReduce<P, In, KV<T> *, int, Op, KV<T>>;
+    __shared__ typename Agent::TempStorage tmp;
+    if (n == 0) {
+        if (threadIdx.x == 0) {
+            *index = -1;
+            *value = empty;
+        }
+        return;
+    }
+    KV<T> agg = Agent(tmp, in, Op()).ConsumeRange(0, n);
+    if (threadIdx.x == 0) {
+        *index = agg.key;
+        *value = agg.value;
+    }
+}
+
 // scan is CUB's DeviceScanKernel with its decoupled look-back: state is
 // the ScanTileState's storage for numTiles tiles (scanInit initialised it).
 template <typename T, typename Init>
@@ -146,6 +203,36 @@ __global__ void __launch_bounds__(256, 1) reduceMaxSingle(const T *in, T *out, i
     cugen::reduceSingle<T, cub::Max>(in, out, n, init);
 }
 
+template <typename T>
+__global__ void __launch_bounds__(256) argMinTiles(const T *in, void *partials, int n) {
+    cugen::argTiles<T, cub::ArgMin>(in, partials, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMinSingle(const T *in, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMin>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMinPartials(const void *partials, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMin>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) argMaxTiles(const T *in, void *partials, int n) {
+    cugen::argTiles<T, cub::ArgMax>(in, partials, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMaxSingle(const T *in, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMax>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMaxPartials(const void *partials, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMax>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+}
+
 // scanInit is CUB's DeviceScanInitKernel.
 template <typename T>
 __global__ void scanInit(void *state, int numTiles) {
@@ -171,7 +258,9 @@ __global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclu
     extern "C" __device__ const int cugen_reduce_items_##name = cugen::ReducePolicy<T, cub::Sum>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_scan_threads_##name = cugen::ScanPolicy<T>::BLOCK_THREADS;            \
     extern "C" __device__ const int cugen_scan_items_##name = cugen::ScanPolicy<T>::ITEMS_PER_THREAD;           \
-    extern "C" __device__ const int cugen_scan_word_##name = sizeof(typename cub::ScanTileState<T>::TxnWord);
+    extern "C" __device__ const int cugen_scan_word_##name = sizeof(typename cub::ScanTileState<T>::TxnWord); \
+    extern "C" __device__ const int cugen_arg_items_##name = cugen::ReducePolicy<cugen::KV<T>, cub::ArgMin>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_arg_pair_##name = sizeof(cugen::KV<T>);
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)

@@ -139,6 +139,66 @@ func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 	}
 }
 
+func TestGPUArg(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuArg[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuArg[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuArg[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuArg[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuArg[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuArg[float64](t, ctx, a, s) })
+}
+
+// ArgMin and ArgMax find the first of equal extremes: the values are few
+// (0 to 3, and full-range ones), so the least and the greatest repeat.
+func gpuArg[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(4, uint64(sizeOf[T]())))
+	idx := must(cuda.Alloc[int32](ctx, 1))(t)
+	defer idx.Close()
+	val := must(cuda.Alloc[T](ctx, 1))(t)
+	defer val.Close()
+	for _, n := range gpuSizes() {
+		for _, few := range []bool{true, false} {
+			host := data[T](r, n)
+			if few {
+				for i := range host {
+					host[i] = T(r.IntN(4))
+				}
+			}
+			in := must(cuda.AllocFrom(ctx, host))(t)
+			lo, hi := int32(-1), int32(-1)
+			for i, v := range host {
+				if lo < 0 || v < host[lo] {
+					lo = int32(i)
+				}
+				if hi < 0 || v > host[hi] {
+					hi = int32(i)
+				}
+			}
+			for _, c := range []struct {
+				name string
+				f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+				want int32
+				def  T
+			}{{"ArgMin", ArgMin[T], lo, greatest[T]()}, {"ArgMax", ArgMax[T], hi, least[T]()}} {
+				if err := c.f(a, s, in, idx, val); err != nil {
+					t.Fatalf("%s n=%d: %v", c.name, n, err)
+				}
+				gotV := result(t, s, val)[0]
+				gotI := result(t, s, idx)[0]
+				wantV := c.def
+				if n > 0 {
+					wantV = host[c.want]
+				}
+				if gotI != c.want || gotV != wantV {
+					t.Errorf("%s n=%d few=%v: (%d, %v), want (%d, %v)", c.name, n, few, gotI, gotV, c.want, wantV)
+				}
+			}
+			in.Close()
+		}
+	}
+}
+
 // result waits for s and copies b back.
 func result[T Number](t *testing.T, s *cuda.Stream, b *cuda.Buffer[T]) []T {
 	t.Helper()

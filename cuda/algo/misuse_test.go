@@ -26,6 +26,10 @@ func TestMisuse(t *testing.T) {
 	out10 := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
 	closed := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
 	closed.Close()
+	idx1 := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
+	idx2 := standin.Must(cuda.Alloc[int32](ctx, 2))(t)
+	idxClosed := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
+	idxClosed.Close()
 	closedS := standin.Must(ctx.NewStream())(t)
 	closedS.Close()
 
@@ -42,7 +46,11 @@ func TestMisuse(t *testing.T) {
 		{"closed input", func() error { return ExclusiveSum(nil, s, closed, out10) }, "algo: ExclusiveSum: ", cuda.ErrFreed},
 		{"closed output", func() error { return Sum(nil, s, in, closed.Slice(0, 1)) }, "algo: Sum: ", cuda.ErrFreed},
 		{"closed stream", func() error { return InclusiveSum(nil, closedS, in, out10) }, "algo: InclusiveSum: ", cuda.ErrFreed},
+		{"nil index", func() error { return ArgMin(nil, s, in, nil, out1) }, "algo: ArgMin: algo: nil buffer", nil},
+		{"index of 2", func() error { return ArgMax(nil, s, in, idx2, out1) }, "algo: ArgMax[float32]: the index has 2 elements: want 1", nil},
+		{"closed index", func() error { return ArgMax(nil, s, in, idxClosed, out1) }, "algo: ArgMax: ", cuda.ErrFreed},
 		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
+		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
 	} {
 		err := c.call()
 		if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {

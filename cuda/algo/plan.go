@@ -41,7 +41,7 @@ func (s step) String() string {
 
 // plan is an algorithm's launches, in stream order, and its temporary
 // storage: tempElems elements of T (reduce's partials) or tempBytes bytes
-// (scan's tile states).
+// (scan's tile states, an arg-reduction's partial pairs).
 type plan struct {
 	steps     []step
 	tempElems int
@@ -75,6 +75,27 @@ func planReduce(p policy, op string, n, resident int) plan {
 		steps: []step{
 			{kernel: tiles, grid: uint32(grid), block: block, in: opIn, out: opTemp, n: int32(n)},
 			{kernel: single, grid: 1, block: block, in: opTemp, out: opOut, n: int32(grid)},
+		},
+	}
+}
+
+// planArg is planReduce for ArgMin and ArgMax ("Min", "Max"): CUB's
+// DeviceReduce::ArgMin, a reduction of the pairs (i, in[i]), whose
+// policy is scaled for the pair. Over one tile, argOpSingle reads the
+// input; else argOpTiles writes a pair per block to temp and
+// argOpPartials reduces them.
+func planArg(p policy, op string, n, resident int) plan {
+	tile := p.argTile()
+	block := uint32(p.reduceThreads)
+	if n <= tile {
+		return plan{steps: []step{{kernel: "arg" + op + "Single", grid: 1, block: block, in: opIn, out: opOut, n: int32(n)}}}
+	}
+	grid := min(ceilDiv(n, tile), max(1, resident*subscription))
+	return plan{
+		tempBytes: grid * p.argPair,
+		steps: []step{
+			{kernel: "arg" + op + "Tiles", grid: uint32(grid), block: block, in: opIn, out: opTemp, n: int32(n)},
+			{kernel: "arg" + op + "Partials", grid: 1, block: block, in: opTemp, out: opOut, n: int32(grid)},
 		},
 	}
 }

@@ -44,6 +44,26 @@ func TestPlanReduce(t *testing.T) {
 	}
 }
 
+// ArgMin and ArgMax reduce (index, value) pairs: tiles of 256 x 8 pairs
+// for 4-byte types, 256 x 4 for 8-byte ones, partial pairs in temp bytes.
+func TestPlanArg(t *testing.T) {
+	for _, c := range []struct {
+		p    policy
+		n    int
+		want string
+	}{
+		{policies[90]["float32"], 0, "temp 0 elems 0 bytes; argMinSingle<<<1, 256>>>(in -> out, n=0, tiles=0, start=0)"},
+		{policies[90]["float32"], 2048, "temp 0 elems 0 bytes; argMinSingle<<<1, 256>>>(in -> out, n=2048, tiles=0, start=0)"},
+		{policies[90]["float32"], 2049, "temp 0 elems 16 bytes; argMinTiles<<<2, 256>>>(in -> temp, n=2049, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=2, tiles=0, start=0)"},
+		{policies[80]["float64"], 1 << 20, "temp 0 elems 16384 bytes; argMinTiles<<<1024, 256>>>(in -> temp, n=1048576, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=1024, tiles=0, start=0)"},
+		{policies[80]["int32"], 1 << 28, "temp 0 elems 34560 bytes; argMinTiles<<<4320, 256>>>(in -> temp, n=268435456, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=4320, tiles=0, start=0)"},
+	} {
+		if got := planString(planArg(c.p, "Min", c.n, 864)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
 // CUB's DispatchScan: nothing for no items; else the tile states of every
 // tile, (tiles + 32) words, initialised by blocks of 128, then one scan
 // launch over all the tiles.

@@ -16,29 +16,32 @@ type policy struct {
 	reduceThreads, reduceItems int // AgentReduce: block threads, items per thread
 	scanThreads, scanItems     int // AgentScan: block threads, items per thread
 	scanWord                   int // sizeof(ScanTileState<T>::TxnWord)
+	argItems                   int // AgentReduce of (index, value) pairs: items per thread (256 threads)
+	argPair                    int // sizeof(KeyValuePair<int, T>)
 }
 
 func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
 func (p policy) scanTile() int   { return p.scanThreads * p.scanItems }
+func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 
 // policies[arch][type]: arch 80 is the sm_80 cubin (compute capability
 // 8.x), 90 the sm_90 cubin and the compute_90 PTX (9.0 and later).
 var policies = map[int]map[string]policy{
 	80: {
-		"int32":   {256, 16, 320, 12, 8},
-		"uint32":  {256, 16, 320, 12, 8},
-		"int64":   {256, 8, 288, 11, 16},
-		"uint64":  {256, 8, 288, 11, 16},
-		"float32": {256, 16, 288, 8, 8},
-		"float64": {256, 8, 384, 6, 16},
+		"int32":   {256, 16, 320, 12, 8, 8, 8},
+		"uint32":  {256, 16, 320, 12, 8, 8, 8},
+		"int64":   {256, 8, 288, 11, 16, 4, 16},
+		"uint64":  {256, 8, 288, 11, 16, 4, 16},
+		"float32": {256, 16, 288, 8, 8, 8, 8},
+		"float64": {256, 8, 384, 6, 16, 4, 16},
 	},
 	90: {
-		"int32":   {256, 16, 128, 24, 8},
-		"uint32":  {256, 16, 128, 24, 8},
-		"int64":   {256, 8, 224, 12, 16},
-		"uint64":  {256, 8, 224, 12, 16},
-		"float32": {256, 16, 128, 24, 8},
-		"float64": {256, 8, 224, 12, 16},
+		"int32":   {256, 16, 128, 24, 8, 8, 8},
+		"uint32":  {256, 16, 128, 24, 8, 8, 8},
+		"int64":   {256, 8, 224, 12, 16, 4, 16},
+		"uint64":  {256, 8, 224, 12, 16, 4, 16},
+		"float32": {256, 16, 128, 24, 8, 8, 8},
+		"float64": {256, 8, 224, 12, 16, 4, 16},
 	},
 }
 

@@ -32,6 +32,21 @@ func Max[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return reduce(a, "Max", s, in, out, least[T]())
 }
 
+// ArgMin queues the index and the value of in's least element into
+// index[0] and value[0] on s (CUB's DeviceReduce::ArgMin, a reduction of
+// the pairs (i, in[i]) with cub::ArgMin): of equal least values, the
+// lowest index. An empty in gives index -1 and T's greatest value (where
+// CUB gives index 1). NaNs compare as [Min] says.
+func ArgMin[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
+	return argReduce(a, "Min", s, in, index, value, greatest[T]())
+}
+
+// ArgMax is [ArgMin] for the greatest element, the lowest index of equal
+// greatest values; an empty in gives index -1 and T's least value.
+func ArgMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
+	return argReduce(a, "Max", s, in, index, value, least[T]())
+}
+
 // InclusiveSum queues out[i] = in[0] + ... + in[i] on s (CUB's
 // DeviceScan::InclusiveSum, a single pass with decoupled look-back). out
 // must have in's length; it may be in itself. Integers wrap around.
@@ -46,7 +61,7 @@ func ExclusiveSum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) err
 }
 
 func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T], init T) error {
-	if err := check(a, op, s, in, out, 1); err != nil {
+	if err := check(a, op, s, in, out, 1, nil); err != nil {
 		return err
 	}
 	pl := planReduce(policyOf[T](a), op, in.Len(), a.resident)
@@ -86,8 +101,43 @@ func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T]
 	return nil
 }
 
+func argReduce[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T], empty T) error {
+	name := "Arg" + op
+	if err := check(a, name, s, in, value, 1, index); err != nil {
+		return err
+	}
+	pl := planArg(policyOf[T](a), op, in.Len(), a.resident)
+	var temp *cuda.Buffer[byte]
+	if pl.tempBytes > 0 {
+		var err error
+		if temp, err = allocTemp[byte](a, s, pl.tempBytes); err != nil {
+			return fmt.Errorf("algo: %s: temporary storage: %w", name, err)
+		}
+		defer temp.Close()
+	}
+	t := typeName[T]()
+	for _, st := range pl.steps {
+		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		var err error
+		switch f := a.fns[st.kernel+"/"+t].(type) {
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[byte], int32) error: // tiles
+			err = f(cfg, in, temp, st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // single
+			err = f(cfg, in, index, value, st.n, empty)
+		case func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // partials
+			err = f(cfg, temp, index, value, st.n, empty)
+		default:
+			err = fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		}
+		if err != nil {
+			return fmt.Errorf("algo: %s[%s]: %s: %w", name, t, st.kernel, err)
+		}
+	}
+	return nil
+}
+
 func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
-	if err := check(a, op, s, in, out, in.Len()); err != nil {
+	if err := check(a, op, s, in, out, in.Len(), nil); err != nil {
 		return err
 	}
 	pl := planScan(policyOf[T](a), kernel, in.Len())
