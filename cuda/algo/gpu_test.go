@@ -2,13 +2,14 @@ package algo
 
 // GPU tests: every algorithm and type against a Go reference. They skip
 // without a device, and fail instead under CUGEN_REQUIRE_GPU=1. 2^28
-// elements run unless -short.
+// elements run unless -short (gpuSizes).
 
 import (
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/cugen/cugen/cuda"
@@ -33,15 +34,19 @@ func gpuLib(tb testing.TB) (*cuda.Context, *Lib, *cuda.Stream) {
 	return ctx, a, s
 }
 
-// gpuSizes are the element counts every algorithm is checked at: 0, 1,
-// 2^k-1, 2^k, 2^k+1 around the tiles' sizes, 2^20, and 2^28 unless -short.
-func gpuSizes() []int {
+// gpuSizes are the element counts every algorithm is checked at for T: 0,
+// 1, 2^k-1, 2^k, 2^k+1 around the tiles' sizes, 2^20, and 2^28 unless
+// -short: for float32 and uint64 (a 4- and an 8-byte type), and for every
+// type with CUGEN_ALGO_LARGE=1 (the host's references take most of a
+// minute a type there, more than mk/gpu-run.sh's 240 s a binary allows).
+func gpuSizes[T Number]() []int {
 	n := []int{0, 1, 2, 3}
 	for _, k := range []int{5, 8, 11, 12, 13, 16, 20} {
 		n = append(n, 1<<k-1, 1<<k, 1<<k+1)
 	}
 	n = append(n, 3*4096+17, 100_003)
-	if !testing.Short() {
+	ty := typeName[T]()
+	if !testing.Short() && (ty == "float32" || ty == "uint64" || os.Getenv("CUGEN_ALGO_LARGE") == "1") {
 		n = append(n, 1<<28)
 	}
 	return n
@@ -112,7 +117,7 @@ func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream
 	r := rand.New(rand.NewPCG(1, uint64(sizeOf[T]())))
 	out := must(cuda.Alloc[T](ctx, 1))(t)
 	defer out.Close()
-	for _, n := range gpuSizes() {
+	for _, n := range gpuSizes[T]() {
 		host := data[T](r, n)
 		in := must(cuda.AllocFrom(ctx, host))(t)
 		var sum, lo, hi T = 0, greatest[T](), least[T]()
@@ -157,7 +162,7 @@ func gpuArg[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	defer idx.Close()
 	val := must(cuda.Alloc[T](ctx, 1))(t)
 	defer val.Close()
-	for _, n := range gpuSizes() {
+	for _, n := range gpuSizes[T]() {
 		for _, few := range []bool{true, false} {
 			host := data[T](r, n)
 			if few {
@@ -234,7 +239,7 @@ func TestGPUScan(t *testing.T) {
 
 func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
 	r := rand.New(rand.NewPCG(2, uint64(sizeOf[T]())))
-	for _, n := range gpuSizes() {
+	for _, n := range gpuSizes[T]() {
 		host := data[T](r, n)
 		in := must(cuda.AllocFrom(ctx, host))(t)
 		out := must(cuda.Alloc[T](ctx, n))(t)
