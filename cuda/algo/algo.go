@@ -20,6 +20,7 @@ type Lib struct {
 	k        *cubk.Kernels
 	arch     int
 	resident int            // blocks of 256 threads the device runs at once
+	sms      int            // multiprocessors
 	fns      map[string]any // "reduceSumTiles/float32" -> the typed launch func
 	pool     *cuda.MemPool
 }
@@ -47,7 +48,7 @@ func Load(ctx *cuda.Context) (*Lib, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Lib{k: k, arch: arch, resident: sms * max(1, perSM/256), fns: launchFuncs(k)}
+	a := &Lib{k: k, arch: arch, resident: sms * max(1, perSM/256), sms: sms, fns: launchFuncs(k)}
 	a.h, err = cuda.NewHandle(ctx, func() (uint64, error) { return 1, nil }, func(uint64) error { return k.Close() })
 	if err != nil {
 		k.Close()
@@ -55,6 +56,9 @@ func Load(ctx *cuda.Context) (*Lib, error) {
 	}
 	return a, nil
 }
+
+// resident128 is the blocks of 128 threads the device runs at once.
+func (a *Lib) resident128() int { return 2 * a.resident }
 
 // Close unloads the kernels once the calls using them have returned. The
 // work already queued goes on.
@@ -79,7 +83,8 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 	v := reflect.ValueOf(k)
 	for _, kernel := range []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
 		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
-		"argMaxTiles", "argMaxSingle", "argMaxPartials", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
+		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
+		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()
@@ -123,7 +128,7 @@ func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T],
 	if a != nil {
 		ops = append(ops, a.h)
 	}
-	if err := s.Call(func(cu.Stream) error { return nil }, ops...); err != nil {
+	if err := s.Call(nop, ops...); err != nil {
 		return fmt.Errorf("algo: %s: %w", op, err)
 	}
 	if a == nil {
@@ -131,6 +136,9 @@ func check[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T],
 	}
 	return nil
 }
+
+// nop is Stream.Call's function for a check of its operands alone.
+func nop(cu.Stream) error { return nil }
 
 // policyOf is a's policy for T.
 func policyOf[T Number](a *Lib) policy { return policies[a.arch][typeName[T]()] }

@@ -12,9 +12,16 @@
 // extern "C" __device__ constants below; a CPU test reads them out of
 // each embedded image and holds the Go tables to them.
 
+// nvrtc/iterator first: the std:: names CCCL 2.5 uses without including
+// what declares them, from libcu++ (NVRTC has no standard library).
+#include <iterator>
+
 #include <cub/agent/agent_reduce.cuh>
 #include <cub/agent/agent_scan.cuh>
 #include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/agent/agent_radix_sort_histogram.cuh>
+#include <cub/agent/agent_radix_sort_onesweep.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
 namespace cugen {
@@ -171,6 +178,60 @@ __device__ __forceinline__ void scan(const T *in, T *out, void *state, int numTi
     Agent(tmp, in, out, cub::Sum(), init).ConsumeRange(n, ts, startTile);
 }
 
+// The radix sort is CUB's onesweep (DispatchRadixSort::InvokeOnesweep)
+// with 8-bit digits and int offsets: a histogram of every pass's digits,
+// their exclusive sums, then one kernel a pass (and a portion of at most
+// 2^28 items) that ranks each tile and scatters it, chaining the tiles'
+// digit counts through look-back. The policies are CUB 2.5's
+// DeviceRadixSortPolicy<K, V, int>: Policy800 on sm_80, Policy900's
+// large-key policy on sm_90 and the PTX (keys of 4 and 8 bytes).
+constexpr int kRadixBits = 8;
+
+template <typename K>
+using HistogramPolicy = cub::AgentRadixSortHistogramPolicy<128, 16, 1, K, kRadixBits>;
+
+// Dominant is the larger of the key and the value (none: NullType).
+template <typename K, typename V>
+using Dominant = cub::detail::conditional_t<(sizeof(V) > sizeof(K)), V, K>;
+
+template <typename K, typename V>
+struct OnesweepItems {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    static constexpr bool keysOnly = ::cuda::std::is_same<V, cub::NullType>::value;
+    static constexpr int value = sizeof(K) == 4
+                                     ? (keysOnly ? 20 - (::cuda::std::is_same<K, float>::value ? 1 : 0) : (sizeof(V) < 8 ? 23 : 30))
+                                     : (sizeof(V) < 8 ? 30 : 24);
+    static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
+#else
+    static constexpr int value = 21;
+    static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
+#endif
+};
+
+template <typename K, typename V>
+using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<384, OnesweepItems<K, V>::value, Dominant<K, V>, 1,
+                                                         cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, OnesweepItems<K, V>::scan,
+                                                         cub::RADIX_SORT_STORE_DIRECT, kRadixBits>;
+
+// histogram is CUB's DeviceRadixSortHistogramKernel: the digit counts of
+// every pass, bins[pass*256 + digit], added atomically.
+template <typename K, bool Desc>
+__device__ __forceinline__ void histogram(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    using Agent = cub::AgentRadixSortHistogram<HistogramPolicy<K>, Desc, K, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    Agent(tmp, bins, keys, n, beginBit, endBit).Process();
+}
+
+// onesweep is CUB's DeviceRadixSortOnesweepKernel: one pass over one
+// portion.
+template <typename K, typename V, bool Desc>
+__device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                         const K *keysIn, V *valuesOut, const V *valuesIn, int n, int bit, int bits) {
+    using Agent = cub::AgentRadixSortOnesweep<OnesweepPolicy<K, V>, Desc, K, V, int, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    Agent(tmp, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits).Process();
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -251,6 +312,51 @@ __global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclu
     cugen::scan<T, T>(in, out, state, numTiles, startTile, n, init);
 }
 
+template <typename K>
+__global__ void __launch_bounds__(128) sortHistogramAsc(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    cugen::histogram<K, false>(bins, keys, n, beginBit, endBit);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(128) sortHistogramDesc(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    cugen::histogram<K, true>(bins, keys, n, beginBit, endBit);
+}
+
+// sortExclusiveSum is CUB's DeviceRadixSortExclusiveSumKernel: block p
+// turns pass p's 256 digit counts into their exclusive sums.
+extern "C" __global__ void __launch_bounds__(256) sortExclusiveSum(int *bins) {
+    using Scan = cub::BlockScan<int, 256>;
+    __shared__ typename Scan::TempStorage tmp;
+    int *b = bins + blockIdx.x * 256;
+    int v = b[threadIdx.x];
+    Scan(tmp).ExclusiveSum(v, v);
+    b[threadIdx.x] = v;
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                   const K *keysIn, int n, int bit, int bits) {
+    cugen::onesweep<K, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                    const K *keysIn, int n, int bit, int bits) {
+    cugen::onesweep<K, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                    const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
+    cugen::onesweep<K, int, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                     const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
+    cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word.
 #define CUGEN_POLICY(T, name)                                                                              \
@@ -260,7 +366,11 @@ __global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclu
     extern "C" __device__ const int cugen_scan_items_##name = cugen::ScanPolicy<T>::ITEMS_PER_THREAD;           \
     extern "C" __device__ const int cugen_scan_word_##name = sizeof(typename cub::ScanTileState<T>::TxnWord); \
     extern "C" __device__ const int cugen_arg_items_##name = cugen::ReducePolicy<cugen::KV<T>, cub::ArgMin>::ITEMS_PER_THREAD; \
-    extern "C" __device__ const int cugen_arg_pair_##name = sizeof(cugen::KV<T>);
+    extern "C" __device__ const int cugen_arg_pair_##name = sizeof(cugen::KV<T>); \
+    extern "C" __device__ const int cugen_sort_keys_threads_##name = cugen::OnesweepPolicy<T, cub::NullType>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_sort_keys_items_##name = cugen::OnesweepPolicy<T, cub::NullType>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_sort_pairs_threads_##name = cugen::OnesweepPolicy<T, int>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD;
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)

@@ -35,6 +35,9 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		scanInit  = func(cuda.Config, *cuda.Buffer[byte], int32) error
 		incl      = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, int32) error
 		excl      = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, int32, T) error
+		hist      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[T], int32, int32, int32) error
+		keys      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], int32, int32, int32) error
+		pairs     = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32, int32) error
 	)
 	want := map[string]any{
 		"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
@@ -43,6 +46,8 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		"argMinTiles": argTiles(nil), "argMinSingle": argSingle(nil), "argMinPartials": argParts(nil),
 		"argMaxTiles": argTiles(nil), "argMaxSingle": argSingle(nil), "argMaxPartials": argParts(nil),
 		"scanInit": scanInit(nil), "scanInclusiveSum": incl(nil), "scanExclusiveSum": excl(nil),
+		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
+		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
 	}
 	for k, w := range want {
 		key := k + "/" + typeName[T]()

@@ -5,11 +5,13 @@ package algo
 // elements run unless -short (gpuSizes).
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/cugen/cugen/cuda"
@@ -397,8 +399,8 @@ func TestGPUClosedLib(t *testing.T) {
 	}
 }
 
-// BenchmarkGPU reports elements per second of each algorithm on float32
-// and int64 inputs, the call queued b.N times and the stream waited for
+// BenchmarkGPU reports elements per second of Sum, InclusiveSum and
+// SortKeys on float32 and int64 inputs, the call queued b.N times and the stream waited for
 // once.
 func BenchmarkGPU(b *testing.B) {
 	ctx, a, s := gpuLib(b)
@@ -419,6 +421,7 @@ func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream,
 	}{
 		{"Sum", func() error { return Sum(a, s, in, out.Slice(0, 1)) }},
 		{"InclusiveSum", func() error { return InclusiveSum(a, s, in, out) }},
+		{"SortKeys", func() error { return SortKeys(a, s, in, out) }},
 	} {
 		b.Run(fmt.Sprintf("%s/%s/n=%d", c.name, typeName[T](), n), func(b *testing.B) {
 			for range b.N {
@@ -431,5 +434,180 @@ func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream,
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "elems/s")
 		})
+	}
+}
+
+// sortBits is a key as CUB's radix sort orders it: the bits of its
+// unsigned twin (integers: the sign bit flipped; floats: negatives'
+// bits all flipped, others' sign bit set).
+func sortBits[T Number](v T) uint64 {
+	switch x := any(v).(type) {
+	case int32:
+		return uint64(uint32(x) ^ 1<<31)
+	case uint32:
+		return uint64(x)
+	case int64:
+		return uint64(x) ^ 1<<63
+	case uint64:
+		return x
+	case float32:
+		b := math.Float32bits(x)
+		if b&(1<<31) != 0 {
+			return uint64(^b)
+		}
+		return uint64(b | 1<<31)
+	default:
+		b := math.Float64bits(any(v).(float64))
+		if b&(1<<63) != 0 {
+			return ^b
+		}
+		return b | 1<<63
+	}
+}
+
+func sameBits[T Number](a, b T) bool { return sortBits(a) == sortBits(b) }
+
+// sortData is data with many equal keys (so that stability shows) and,
+// for floats, NaNs of both signs, infinities and zeros of both signs.
+func sortData[T Number](r *rand.Rand, n int) []T {
+	host := data[T](r, n)
+	for i := range host {
+		if r.IntN(2) == 0 {
+			host[i] = T(r.IntN(8))
+		}
+	}
+	if isFloat[T]() {
+		nan := math.NaN()
+		specials := []float64{nan, math.Copysign(nan, -1), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
+		for i := range host {
+			if r.IntN(16) == 0 {
+				v := specials[r.IntN(len(specials))]
+				switch p := any(&host[i]).(type) {
+				case *float32:
+					*p = float32(v)
+				case *float64:
+					*p = v
+				}
+			}
+		}
+	}
+	return host
+}
+
+func sortSizes[T Number]() []int {
+	var out []int
+	for _, n := range gpuSizes[T]() {
+		if n <= 1<<20 {
+			out = append(out, n)
+		}
+	}
+	if !testing.Short() {
+		out = append(out, 1<<24)
+	}
+	if os.Getenv("CUGEN_ALGO_LARGE") == "1" {
+		out = append(out, 1<<28) // two portions of onesweep
+	}
+	return out
+}
+
+func TestGPUSort(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuSort[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuSort[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuSort[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuSort[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuSort[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuSort[float64](t, ctx, a, s) })
+}
+
+// SortKeys, SortPairs (values: the positions, so stability shows), their
+// descending forms and Argsort, against slices.SortStableFunc by CUB's
+// bit order; keys compared bit for bit (NaN's sign and -0.0 included).
+func gpuSort[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(5, uint64(sizeOf[T]())))
+	for _, n := range sortSizes[T]() {
+		host := sortData[T](r, n)
+		pos := make([]int32, n)
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		vin := must(cuda.AllocFrom(ctx, pos))(t)
+		out := must(cuda.Alloc[T](ctx, n))(t)
+		vout := must(cuda.Alloc[int32](ctx, n))(t)
+		for _, desc := range []bool{false, true} {
+			want := slices.Clone(pos)
+			slices.SortStableFunc(want, func(i, j int32) int {
+				c := cmp.Compare(sortBits(host[i]), sortBits(host[j]))
+				if desc {
+					c = -c
+				}
+				return c
+			})
+			keysOf := func(idx []int32) []T {
+				k := make([]T, len(idx))
+				for i, j := range idx {
+					k[i] = host[j]
+				}
+				return k
+			}
+			wantKeys := keysOf(want)
+			name := fmt.Sprintf("n=%d desc=%v", n, desc)
+			checkKeys := func(what string, got []T) {
+				for i := range got {
+					if !sameBits(got[i], wantKeys[i]) {
+						t.Errorf("%s %s: [%d] = %v, want %v", what, name, i, got[i], wantKeys[i])
+						return
+					}
+				}
+			}
+			checkIdx := func(what string, got []int32) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Errorf("%s %s: [%d] = %d, want %d (stable order)", what, name, i, got[i], want[i])
+						return
+					}
+				}
+			}
+			sortKeys, sortPairs := SortKeys[T], SortPairs[T]
+			if desc {
+				sortKeys, sortPairs = SortKeysDescending[T], SortPairsDescending[T]
+			}
+			if err := sortKeys(a, s, in, out); err != nil {
+				t.Fatalf("SortKeys %s: %v", name, err)
+			}
+			checkKeys("SortKeys", result(t, s, out))
+			if err := sortPairs(a, s, in, out, vin, vout); err != nil {
+				t.Fatalf("SortPairs %s: %v", name, err)
+			}
+			checkKeys("SortPairs keys", result(t, s, out))
+			checkIdx("SortPairs values", result(t, s, vout))
+			if err := Argsort(a, s, in, vout, desc); err != nil {
+				t.Fatalf("Argsort %s: %v", name, err)
+			}
+			checkIdx("Argsort", result(t, s, vout))
+			if got := result(t, s, in); n > 0 && !sameBits(got[n-1], host[n-1]) {
+				t.Errorf("%s: the input changed", name)
+			}
+		}
+		// in place
+		if n > 0 && n <= 1<<20 {
+			if err := SortKeys(a, s, in, in); err != nil {
+				t.Fatal(err)
+			}
+			got := result(t, s, in)
+			sorted := slices.Clone(host)
+			slices.SortStableFunc(sorted, func(x, y T) int { return cmp.Compare(sortBits(x), sortBits(y)) })
+			for i := range got {
+				if !sameBits(got[i], sorted[i]) {
+					t.Errorf("SortKeys in place n=%d: [%d] = %v, want %v", n, i, got[i], sorted[i])
+					break
+				}
+			}
+		}
+		in.Close()
+		vin.Close()
+		out.Close()
+		vout.Close()
 	}
 }

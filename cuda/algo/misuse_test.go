@@ -27,6 +27,7 @@ func TestMisuse(t *testing.T) {
 	closed := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
 	closed.Close()
 	idx1 := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
+	v10 := standin.Must(cuda.Alloc[int32](ctx, 10))(t)
 	idx2 := standin.Must(cuda.Alloc[int32](ctx, 2))(t)
 	idxClosed := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
 	idxClosed.Close()
@@ -49,7 +50,12 @@ func TestMisuse(t *testing.T) {
 		{"nil index", func() error { return ArgMin(nil, s, in, nil, out1) }, "algo: ArgMin: algo: nil buffer", nil},
 		{"index of 2", func() error { return ArgMax(nil, s, in, idx2, out1) }, "algo: ArgMax[float32]: the index has 2 elements: want 1", nil},
 		{"closed index", func() error { return ArgMax(nil, s, in, idxClosed, out1) }, "algo: ArgMax: ", cuda.ErrFreed},
+		{"sort output of 2", func() error { return SortKeys(nil, s, in, out2) }, "algo: SortKeys[float32]: the output has 2 elements for 10: want 10", nil},
+		{"nil values", func() error { return SortPairs(nil, s, in, out10, nil, v10) }, "algo: SortPairs: algo: nil buffer", nil},
+		{"values of 2", func() error { return SortPairsDescending(nil, s, in, out10, v10, idx2) }, "algo: SortPairsDescending[float32]: values of 10 and 2 elements for 10 keys", nil},
+		{"argsort index of 2", func() error { return Argsort(nil, s, in, idx2, false) }, "algo: Argsort[float32]: the index has 2 elements for 10", nil},
 		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
+		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
 		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
 	} {
 		err := c.call()

@@ -101,3 +101,43 @@ func TestArchOf(t *testing.T) {
 		t.Errorf("archOf(7.5): %v", err)
 	}
 }
+
+func sortString(pl sortPlan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "passes %d portions %d ctrs %d bins %d lookback %d temp %v hist %d;", pl.passes, pl.portions, pl.ctrs, pl.bins, pl.lookback, pl.temp, pl.histGrid)
+	for _, w := range pl.sweeps {
+		fmt.Fprintf(&b, " [%d.%d bits %d+%d items %d+%d blocks %d %v->%v]", w.pass, w.portion, w.bit, w.bits, w.first, w.n, w.blocks, w.src, w.dst)
+	}
+	return b.String()
+}
+
+// CUB's onesweep: 8-bit passes over every bit, alternating between the
+// output and a temporary buffer so that the last pass writes the output;
+// inputs of more than a portion (the whole tiles under 2^28) sweep each
+// pass a portion at a time, each portion's offsets written by the one
+// before; one row of bins past the last portion's takes the last one's.
+func TestPlanSort(t *testing.T) {
+	for _, c := range []struct {
+		tile, n, size int
+		want          string
+	}{
+		{7296, 0, 4, "passes 0 portions 0 ctrs 0 bins 0 lookback 0 temp false hist 0;"},
+		{7296, 1 << 20, 4, "passes 4 portions 1 ctrs 4 bins 1280 lookback 36864 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+1048576 blocks 144 in->temp] [1.0 bits 8+8 items 0+1048576 blocks 144 temp->out]" +
+			" [2.0 bits 16+8 items 0+1048576 blocks 144 out->temp] [3.0 bits 24+8 items 0+1048576 blocks 144 temp->out]"},
+		{5760, 1 << 20, 8, "passes 8 portions 1 ctrs 8 bins 2304 lookback 46848 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+1048576 blocks 183 in->temp] [1.0 bits 8+8 items 0+1048576 blocks 183 temp->out]" +
+			" [2.0 bits 16+8 items 0+1048576 blocks 183 out->temp] [3.0 bits 24+8 items 0+1048576 blocks 183 temp->out]" +
+			" [4.0 bits 32+8 items 0+1048576 blocks 183 out->temp] [5.0 bits 40+8 items 0+1048576 blocks 183 temp->out]" +
+			" [6.0 bits 48+8 items 0+1048576 blocks 183 out->temp] [7.0 bits 56+8 items 0+1048576 blocks 183 temp->out]"},
+		{7296, 1<<28 + 5, 4, "passes 4 portions 2 ctrs 8 bins 2304 lookback 9418752 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+268434432 blocks 36792 in->temp] [0.1 bits 0+8 items 268434432+1029 blocks 1 in->temp]" +
+			" [1.0 bits 8+8 items 0+268434432 blocks 36792 temp->out] [1.1 bits 8+8 items 268434432+1029 blocks 1 temp->out]" +
+			" [2.0 bits 16+8 items 0+268434432 blocks 36792 out->temp] [2.1 bits 16+8 items 268434432+1029 blocks 1 out->temp]" +
+			" [3.0 bits 24+8 items 0+268434432 blocks 36792 temp->out] [3.1 bits 24+8 items 268434432+1029 blocks 1 temp->out]"},
+	} {
+		if got := sortString(planSort(c.tile, c.n, c.size, 2112)); got != c.want {
+			t.Errorf("tile %d n=%d:\n got %s\nwant %s", c.tile, c.n, got, c.want)
+		}
+	}
+}

@@ -18,6 +18,10 @@ type policy struct {
 	scanWord                   int // sizeof(ScanTileState<T>::TxnWord)
 	argItems                   int // AgentReduce of (index, value) pairs: items per thread (256 threads)
 	argPair                    int // sizeof(KeyValuePair<int, T>)
+	sortKeysThreads            int // AgentRadixSortOnesweep of keys: block threads
+	sortKeysItems              int // and items per thread
+	sortPairsThreads           int // of keys and int32 values
+	sortPairsItems             int
 }
 
 func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
@@ -28,20 +32,20 @@ func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 // 8.x), 90 the sm_90 cubin and the compute_90 PTX (9.0 and later).
 var policies = map[int]map[string]policy{
 	80: {
-		"int32":   {256, 16, 320, 12, 8, 8, 8},
-		"uint32":  {256, 16, 320, 12, 8, 8, 8},
-		"int64":   {256, 8, 288, 11, 16, 4, 16},
-		"uint64":  {256, 8, 288, 11, 16, 4, 16},
-		"float32": {256, 16, 288, 8, 8, 8, 8},
-		"float64": {256, 8, 384, 6, 16, 4, 16},
+		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
+		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
+		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
+		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
+		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21},
+		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10},
 	},
 	90: {
-		"int32":   {256, 16, 128, 24, 8, 8, 8},
-		"uint32":  {256, 16, 128, 24, 8, 8, 8},
-		"int64":   {256, 8, 224, 12, 16, 4, 16},
-		"uint64":  {256, 8, 224, 12, 16, 4, 16},
-		"float32": {256, 16, 128, 24, 8, 8, 8},
-		"float64": {256, 8, 224, 12, 16, 4, 16},
+		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
+		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
+		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23},
+		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
 	},
 }
 

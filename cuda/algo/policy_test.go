@@ -66,14 +66,16 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		if len(got) != 7*len(policies[im.arch]) {
-			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), 7*len(policies[im.arch]))
+		if len(got) != 11*len(policies[im.arch]) {
+			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), 11*len(policies[im.arch]))
 		}
 		for ty, p := range policies[im.arch] {
 			for name, want := range map[string]int{
 				"reduce_threads": p.reduceThreads, "reduce_items": p.reduceItems,
 				"scan_threads": p.scanThreads, "scan_items": p.scanItems, "scan_word": p.scanWord,
 				"arg_items": p.argItems, "arg_pair": p.argPair,
+				"sort_keys_threads": p.sortKeysThreads, "sort_keys_items": p.sortKeysItems,
+				"sort_pairs_threads": p.sortPairsThreads, "sort_pairs_items": p.sortPairsItems,
 			} {
 				key := fmt.Sprintf("cugen_%s_%s", name, ty)
 				if v, ok := got[key]; !ok || v != want {
