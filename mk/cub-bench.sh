@@ -5,7 +5,9 @@
 # so that clocks and other load fall on both alike; prints every line of
 # both, then benchstat-style pairs are left to the reader. The toolkit's
 # CUB is the toolkit's version, not the CCCL 2.5 algo was compiled from:
-# the comparison is with what a C++ user of that toolkit gets.
+# the comparison is with what a C++ user of that toolkit gets. CUB's
+# temporary storage is allocated once a case; algo's comes from the
+# stream-ordered pool at each call, as its users get it.
 #
 #	sh mk/cub-bench.sh [ROUNDS]
 set -euo pipefail

@@ -1,4 +1,5 @@
-// cubbench: CUB's own C++ (cub::DeviceReduce::Sum, cub::DeviceScan::InclusiveSum)
+// cubbench: CUB's own C++ (cub::DeviceReduce::Sum, cub::DeviceScan::InclusiveSum,
+// cub::DeviceRadixSort::SortKeys)
 // at the sizes and types of package algo's BenchmarkGPU, for mk/cub-bench.sh,
 // which builds it with nvcc on the GPU machine and runs it interleaved with
 // the Go benchmark. Prints one line per case, in Go's benchmark format:
@@ -8,6 +9,7 @@
 // Temporary storage is allocated once per case, as a caller of CUB would.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -29,16 +31,18 @@ static void bench(const char *type, int n, int iters) {
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
-    for (int alg = 0; alg < 2; alg++) {
+    const char *names[] = {"Sum", "InclusiveSum", "SortKeys"};
+    for (int alg = 0; alg < 3; alg++) {
         size_t bytes = 0;
         void *tmp = nullptr;
-        if (alg == 0) CHECK(cub::DeviceReduce::Sum(tmp, bytes, in, out, n, s));
-        else CHECK(cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, s));
-        CHECK(cudaMalloc(&tmp, bytes ? bytes : 1));
-        auto run = [&]() {
+        auto call = [&]() {
             if (alg == 0) CHECK(cub::DeviceReduce::Sum(tmp, bytes, in, out, n, s));
-            else CHECK(cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, s));
+            else if (alg == 1) CHECK(cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n, s));
+            else CHECK(cub::DeviceRadixSort::SortKeys(tmp, bytes, in, out, n, 0, int(sizeof(T) * 8), s));
         };
+        call(); // the size of the temporary storage
+        CHECK(cudaMalloc(&tmp, bytes ? bytes : 1));
+        auto run = call;
         run(); // warm up
         CHECK(cudaEventRecord(a, s));
         for (int i = 0; i < iters; i++) run();
@@ -47,7 +51,7 @@ static void bench(const char *type, int n, int iters) {
         float ms = 0;
         CHECK(cudaEventElapsedTime(&ms, a, b));
         double ns = ms * 1e6 / iters;
-        printf("BenchmarkCUB/%s/%s/n=%d \t%d\t%.1f ns/op\t%.4g elems/s\n", alg == 0 ? "Sum" : "InclusiveSum", type, n, iters, ns, n / (ns * 1e-9));
+        printf("BenchmarkCUB/%s/%s/n=%d \t%d\t%.1f ns/op\t%.4g elems/s\n", names[alg], type, n, iters, ns, n / (ns * 1e-9));
         CHECK(cudaFree(tmp));
     }
     CHECK(cudaFree(in));
