@@ -87,8 +87,9 @@ func planSort(tile, n, size, resident128 int) sortPlan {
 // SortKeys queues out = in sorted ascending on s (CUB's
 // DeviceRadixSort::SortKeys): out must have in's length, and may be in
 // itself. Floats are ordered by CUB's bits: -NaN (a NaN with its sign bit)
-// first, then -Inf, the negatives, -0.0 before +0.0, the positives, +Inf,
-// and NaN last.
+// first, then -Inf, the negatives, the zeros, the positives, +Inf, and NaN
+// last; -0.0 and +0.0 are equal keys (CUB's digits do not tell them
+// apart), which keep their order, and each keeps its sign.
 func SortKeys[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
 	return radixSort[T](a, "SortKeys", false, s, in, out, nil, nil)
 }
