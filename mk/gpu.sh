@@ -67,6 +67,7 @@ solver13 cuda/solver 13 1 0
 cudnn13 generated/cuda13/cudnn 13 0 0
 cusparselt13 generated/cuda13/cusparselt 13 0 0
 dnn13 cuda/dnn 13 0 0
+algo13 cuda/algo 13 1 0
 e2e13 e2e/e2e13 13 0 0
 npp13 e2e/npp13 13 0 0
 LIST

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,4 +73,66 @@ func TestKernelsNameCollisionWritesNothing(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("%s written: %v", out, err)
 	}
+}
+
+// cugen kernels -check, with the command line cuda/algo/internal/cubk
+// records, regenerates CUB's kernels byte for byte from the headers
+// headers.lock pins (fetched into the cache on first use). It compiles
+// 126 kernels of CUB four times (8 minutes on a loaded 2-core machine),
+// so it runs only with CUGEN_TEST_CUB=1.
+func TestKernelsCheckAlgo(t *testing.T) {
+	if os.Getenv("CUGEN_TEST_CUB") != "1" {
+		t.Skip("compiles CUB's kernels for minutes: set CUGEN_TEST_CUB=1")
+	}
+	if _, err := kernels.OpenNVRTC(); err != nil {
+		cugentest.NeedLibrary(t, err)
+	}
+	root := filepath.Join("..", "..")
+	committed, err := os.ReadFile(filepath.Join(root, "cuda", "algo", "internal", "cubk", "kernels.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(committed), "\n", 4)
+	cmd, ok := strings.CutPrefix(lines[2], "// cugen kernels ")
+	if !ok || !strings.Contains(lines[0], " with NVRTC 12.4.") {
+		t.Fatalf("kernels.go does not start as cugen kernels writes it with NVRTC 12.4: %q", lines[:3])
+	}
+	args, err := splitRecorded(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the recorded paths are relative to the module root
+	for i := 1; i < len(args); i++ {
+		if f := args[i-1]; f == "-src" || f == "-I" || f == "-out" {
+			args[i] = filepath.Join(root, args[i])
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := cmdKernels(append(args, "-check", "-lock", filepath.Join(root, "headers.lock")), &out, &errb); err != nil {
+		if strings.Contains(err.Error(), "NVRTC 13") {
+			t.Skipf("this machine's NVRTC is not the 12.4 the images were made with: %v", err)
+		}
+		t.Fatalf("kernels -check on cuda/algo/internal/cubk: %v\n%s", err, errb.String())
+	}
+}
+
+// splitRecorded splits a command line as commandLine writes it: words,
+// some in single quotes.
+func splitRecorded(s string) ([]string, error) {
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '\'' {
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				return nil, fmt.Errorf("unterminated quote in %q", s)
+			}
+			out = append(out, s[1:1+end])
+			s = s[2+end:]
+			continue
+		}
+		w, rest, _ := strings.Cut(s, " ")
+		out = append(out, w)
+		s = rest
+	}
+	return out, nil
 }

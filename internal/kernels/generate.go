@@ -4,6 +4,8 @@
 package kernels
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -27,6 +29,82 @@ type Options struct {
 	CudaPath  string   // the import path of package cuda
 	Command   string   // the command line recorded in the files
 	Out       string   // the package directory
+	// Pinned are include directories whose files headers.lock pins,
+	// searched after Includes: every header read from one must be pinned
+	// there with the sha256 of its bytes, or Generate fails naming it.
+	Pinned []PinnedDir
+}
+
+// A PinnedDir is an include directory whose files an entry of
+// headers.lock pins (CCCL's headers, fetched into the cache).
+type PinnedDir struct {
+	Dir   string            // the directory
+	Entry string            // the entry, as errors name it: "headers libcub-dev"
+	Files map[string]string // slash-separated path relative to Dir -> sha256 (hex)
+}
+
+// dirs are the include directories in search order.
+func (o *Options) dirs() []string {
+	d := slices.Clone(o.Includes)
+	for _, p := range o.Pinned {
+		d = append(d, p.Dir)
+	}
+	return d
+}
+
+// ReadHeaders returns the headers the source reaches, as Generate resolves
+// them (for cugen kernels -pin, which pins those of Pinned directories).
+func ReadHeaders(o Options) ([]Header, error) {
+	src, err := bounded.ReadFile(o.Src, bounded.Options{Limit: maxSource, What: "a CUDA source"})
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	h, err := resolveIncludes(src, o.Src, o.dirs())
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	return h, nil
+}
+
+// InDir returns path relative to dir, slash-separated, if it is inside it.
+func InDir(dir, path string) (string, bool) {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// checkPinned holds each header read from a pinned directory to its pin:
+// the sha256 of the bytes NVRTC is handed.
+func checkPinned(headers []Header, pinned []PinnedDir) error {
+	var bad []string
+	for _, h := range headers {
+		if h.Path == "" {
+			continue
+		}
+		for _, p := range pinned {
+			rel, ok := InDir(p.Dir, h.Path)
+			if !ok {
+				continue
+			}
+			sum := sha256.Sum256([]byte(h.Text))
+			switch want, ok := p.Files[rel]; {
+			case !ok:
+				bad = append(bad, fmt.Sprintf("%s (<%s>) is not pinned in %s", rel, h.Name, p.Entry))
+			case want != hex.EncodeToString(sum[:]):
+				bad = append(bad, fmt.Sprintf("%s differs from its sha256 in %s", rel, p.Entry))
+			}
+			break
+		}
+	}
+	if len(bad) > 8 {
+		bad = append(bad[:8], fmt.Sprintf("and %d more", len(bad)-8))
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("cugen kernels: headers.lock does not pin what the source reads: %s (cugen kernels -pin rewrites the entries)", strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // maxSource bounds the source file read.
@@ -53,9 +131,12 @@ func Generate(o Options) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
 	}
-	headers, err := resolveIncludes(src, o.Src, o.Includes)
+	headers, err := resolveIncludes(src, o.Src, o.dirs())
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	if err := checkPinned(headers, o.Pinned); err != nil {
+		return nil, err
 	}
 	n, err := OpenNVRTC()
 	if err != nil {

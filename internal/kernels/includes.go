@@ -36,7 +36,7 @@ import (
 // One name must mean one file: two files reached under the same name
 // (util.h next to two different includers) is an error naming both.
 const (
-	maxIncludeFiles = 256
+	maxIncludeFiles = 2048
 	maxIncludeDepth = 64
 	maxIncludeBytes = 64 << 20
 )
@@ -199,8 +199,23 @@ func scanIncludes(data []byte, file string) ([]includeRef, error) {
 				}
 			}
 		}
+		// a macro's definition names it without using it:
+		// #define __has_include(...) 0 (libcu++'s fallback) reaches nothing
+		scan := l
+		if t := bytes.TrimLeft(l, " \t"); bytes.HasPrefix(t, []byte("#")) {
+			if arg, ok := bytes.CutPrefix(bytes.TrimLeft(t[1:], " \t"), []byte("define")); ok && len(arg) > 0 && (arg[0] == ' ' || arg[0] == '\t') {
+				arg = bytes.TrimLeft(arg, " \t")
+				end := bytes.IndexFunc(arg, func(r rune) bool {
+					return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+				})
+				if end < 0 {
+					end = len(arg)
+				}
+				scan = arg[end:]
+			}
+		}
 		for _, kw := range [][]byte{[]byte("__has_include_next"), []byte("__has_include")} {
-			for s := l; ; {
+			for s := scan; ; {
 				i := bytes.Index(s, kw)
 				if i < 0 {
 					break

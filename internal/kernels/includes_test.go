@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,7 +104,7 @@ func TestResolveIncludesErrors(t *testing.T) {
 		{"has_include computed", "#if __has_include(HEADER)\n#endif\n", nil, `k.cu:1: __has_include with a computed name`},
 		{"too large", "#include \"big.h\"\n", nil, `k.cu:1: #include "big.h" (` + filepath.Join(dir, "big.h") + `): ` + strconv.Itoa(bounded.Header+1) + ` bytes: larger than the 4 MiB a header may have`},
 		{"too deep", "#include \"chain/h0.h\"\n", []string{chainDir}, `: includes nested more than 64 deep`},
-		{"too many", many, nil, `: more than 256 headers included`},
+		{"too many", many, nil, `: more than ` + strconv.Itoa(maxIncludeFiles) + ` headers included`},
 	} {
 		_, err := resolveIncludes([]byte(c.src), filepath.Join(dir, "k.cu"), c.dirs)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -132,5 +134,42 @@ func TestGenerateIncludes(t *testing.T) {
 	o.Src = filepath.Join(dir, "src", "bad.cu")
 	if _, err := Generate(o); err == nil || !strings.Contains(err.Error(), "cugen kernels: /no/such/cugen/file.h: no such file") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A macro's definition names it without using it: libcu++'s fallback
+// "#define __has_include(...) 0" reaches no header, and is no error.
+func TestScanIncludesDefine(t *testing.T) {
+	refs, err := scanIncludes([]byte("#ifndef __has_include\n#  define __has_include(...) 0\n#endif\n#if __has_include(<x.h>)\n#define HAS_Y __has_include(\"y.h\")\n#endif\n"), "k.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range refs {
+		got = append(got, r.name)
+	}
+	if strings.Join(got, ",") != "x.h,y.h" {
+		t.Errorf("refs = %q, want x.h,y.h (a use in a definition's body still counts)", got)
+	}
+}
+
+// Every header read from a pinned directory must be pinned there with the
+// sha256 of its bytes; one read from elsewhere is not held to a pin.
+func TestCheckPinned(t *testing.T) {
+	dir := writeTree(t, map[string]string{"p/cub/a.cuh": "int a;\n", "p/cub/b.cuh": "int b;\n", "free/c.h": "int c;\n"})
+	hs, err := resolveIncludes([]byte("#include <cub/a.cuh>\n#include <cub/b.cuh>\n#include <c.h>\n"), filepath.Join(dir, "k.cu"), []string{filepath.Join(dir, "free"), filepath.Join(dir, "p")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	p := PinnedDir{Dir: filepath.Join(dir, "p"), Entry: "headers x", Files: map[string]string{"cub/a.cuh": sum("int a;\n"), "cub/b.cuh": sum("int b;\n")}}
+	if err := checkPinned(hs, []PinnedDir{p}); err != nil {
+		t.Errorf("all pinned: %v", err)
+	}
+	p.Files["cub/b.cuh"] = sum("int B;\n")
+	delete(p.Files, "cub/a.cuh")
+	err = checkPinned(hs, []PinnedDir{p})
+	if err == nil || !strings.Contains(err.Error(), "cub/a.cuh (<cub/a.cuh>) is not pinned in headers x") || !strings.Contains(err.Error(), "cub/b.cuh differs from its sha256 in headers x") {
+		t.Errorf("unpinned and changed: err = %v", err)
 	}
 }

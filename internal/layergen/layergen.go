@@ -64,6 +64,12 @@ const SourceDir = "cuda"
 // imports, inside SourceDir: not a part of the copy.
 const SysDir = "sys"
 
+// AlgoDir is the directory of package algo, inside SourceDir: CUB's
+// kernels compiled into images that live in this module
+// (algo/internal/cubk), not a part of the copy; it works on this
+// module's package cuda.
+const AlgoDir = "algo"
+
 // Majors are the CUDA majors the API is written for.
 var Majors = []int{12, 13}
 
@@ -114,7 +120,7 @@ func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	subs = slices.DeleteFunc(subs, func(s string) bool { return s == SysDir })
+	subs = slices.DeleteFunc(subs, func(s string) bool { return s == SysDir || s == AlgoDir })
 	if len(names) == 0 {
 		return nil, fmt.Errorf("layergen: no Go files in %s", SourceDir)
 	}

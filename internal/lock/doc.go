@@ -3,9 +3,10 @@
 // and the library packages its tests load.
 //
 // NVIDIA's files are never committed. A header set comes either from a
-// Debian non-free package (downloaded with apt through a private source
-// list, never the system's) or from a CUDA toolkit installed on some
-// machine (verified in place, never downloaded). Either way every header
+// Debian package (non-free or contrib, CUDA's; main, CCCL's; downloaded
+// with apt through a private source list, never the system's) or from a
+// CUDA toolkit installed on some machine (verified in place, never
+// downloaded). Either way every header
 // the parser opens is listed in headers.lock with its sha256, so two
 // machines that agree on headers.lock parse the same bytes. cugen holds the
 // parse to this: with -set, every file the parser reads from the set's
@@ -51,7 +52,9 @@
 // with any leading white space:
 //
 //	cuda VERSION                            the CUDA toolkit version (sets only, required)
-//	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
+//	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256; ARCH all
+//	                                        for a package of headers only (CCCL's), fetched
+//	                                        through the machine's architecture's index
 //	toolkit                                 toolkit origin: no package, files verified in place
 //	wheel PACKAGE VERSION HOMEVAR           wheel origin (headers entries only): NVIDIA's pip wheel,
 //	                                        never downloaded, files verified in place in

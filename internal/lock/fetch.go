@@ -563,8 +563,9 @@ func newApt(cacheDir string, d *Deb) (*apt, error) {
 			return nil, err
 		}
 	}
+	// main too: CCCL's headers (libcub-dev, libcu++-dev) are free software.
 	src := fmt.Sprintf("# Written by cugen (internal/lock) for its private apt state; not a system file.\n"+
-		"Types: deb\nURIs: %s\nSuites: %s\nComponents: non-free contrib\nSigned-By: %s\n", a.mirror, d.Suite, keyring)
+		"Types: deb\nURIs: %s\nSuites: %s\nComponents: main non-free contrib\nSigned-By: %s\n", a.mirror, d.Suite, keyring)
 	if err := WriteFileAtomic(filepath.Join(a.dir, "sources.list.d", "cugen.sources"), []byte(src), 0o644); err != nil {
 		return nil, err
 	}
@@ -573,8 +574,8 @@ func newApt(cacheDir string, d *Deb) (*apt, error) {
 		"-o", "Dir::Etc::SourceParts=" + filepath.Join(a.dir, "sources.list.d"),
 		"-o", "Dir::State::Lists=" + filepath.Join(a.dir, "lists"),
 		"-o", "Dir::Cache=" + filepath.Join(a.dir, "cache"),
-		"-o", "APT::Architecture=" + d.Arch,
-		"-o", "APT::Architectures=" + d.Arch,
+		"-o", "APT::Architecture=" + aptArch(d.Arch),
+		"-o", "APT::Architectures=" + aptArch(d.Arch),
 		"-o", "Acquire::Languages=none",
 	}
 	if os.Geteuid() == 0 {
@@ -582,6 +583,24 @@ func newApt(cacheDir string, d *Deb) (*apt, error) {
 		a.opts = append(a.opts, "-o", "APT::Sandbox::User=root")
 	}
 	return a, nil
+}
+
+// aptArch is the architecture apt is told to index for a package of
+// architecture arch: a package of all (headers only, as CCCL's) is in
+// every architecture's index, so the machine's own, as dpkg names it.
+func aptArch(arch string) string {
+	if arch != "all" {
+		return arch
+	}
+	switch runtime.GOARCH {
+	case "386":
+		return "i386"
+	case "arm":
+		return "armhf"
+	case "ppc64le":
+		return "ppc64el"
+	}
+	return runtime.GOARCH // amd64, arm64, riscv64, s390x
 }
 
 // size is the size of d's .deb as the updated index says (apt-cache

@@ -134,6 +134,9 @@ func (e *Entry) Base() *Entry {
 	return e
 }
 
+// Headers returns the headers entry called name.
+func (l *Lock) Headers(name string) (*Entry, error) { return l.find(KindHeaders, name) }
+
 // Lib returns the library package entry called name.
 func (l *Lock) Lib(name string) (*Entry, error) { return l.find(KindLib, name) }
 

@@ -1,0 +1,380 @@
+// The kernels of package algo: thin __global__ wrappers around CUB's own
+// agents (AgentReduce, AgentScan), with CUB's tuning policies, compiled by
+// cugen kernels at generate time into the package ./internal/cubk. The
+// host side (grid sizes, temporary storage, passes) is Go: dispatch.go.
+//
+// Each kernel takes plain pointers and ints, so cugen kernels can prove
+// its parameter layout against the cubin. CUB's by-value structs
+// (GridEvenShare, ScanTileState) are rebuilt inside the kernel from them.
+//
+// The policies are CUB's for the architecture being compiled (sm_80:
+// Policy800, sm_90 and the compute_90 PTX: Policy900). The host reads the tile sizes it needs from the
+// extern "C" __device__ constants below; a CPU test reads them out of
+// each embedded image and holds the Go tables to them.
+
+// nvrtc/iterator first: the std:: names CCCL 2.5 uses without including
+// what declares them, from libcu++ (NVRTC has no standard library).
+#include <iterator>
+
+#include <cub/agent/agent_reduce.cuh>
+#include <cub/agent/agent_scan.cuh>
+#include <cub/agent/single_pass_scan_operators.cuh>
+#include <cub/agent/agent_radix_sort_histogram.cuh>
+#include <cub/agent/agent_radix_sort_onesweep.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/grid/grid_even_share.cuh>
+
+namespace cugen {
+
+// ReducePolicy is CUB 2.5's DeviceReducePolicy<T, int, Op>::Policy600,
+// the one its dispatch chooses on sm_60 and later (sm_80 and sm_90
+// included): 256 threads, 16 items a thread for 4-byte types (scaled by
+// MemBoundScaling), vector loads of 4, warp reductions, ld.global.nc.
+// (dispatch_reduce.cuh itself includes Thrust, which NVRTC cannot.)
+template <typename T, typename Op>
+using ReducePolicy = cub::AgentReducePolicy<256, 16, T, 4, cub::BLOCK_REDUCE_WARP_REDUCTIONS, cub::LOAD_LDG>;
+
+// The scan's tuning is CUB 2.5's DeviceScanPolicy<T, Sum>: Policy800's
+// sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and the
+// compute_90 PTX, for a primitive operator and accumulator of T's size
+// (tuning_scan.cuh; its header includes host-only code NVRTC cannot
+// compile, so the numbers are restated here; the exported constants
+// below, checked by TestPolicies, are what the host dispatch uses).
+template <int Threads, int Items, int L2B, int L2W>
+struct Tuning {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    using delay = cub::detail::fixed_delay_constructor_t<L2B, L2W>;
+};
+
+template <typename T, int Size = sizeof(T)> struct ScanTuning80;
+template <typename T> struct ScanTuning80<T, 1> : Tuning<320, 14, 368, 725> {};
+template <typename T> struct ScanTuning80<T, 2> : Tuning<352, 16, 488, 1040> {};
+template <typename T> struct ScanTuning80<T, 4> : Tuning<320, 12, 268, 1180> {};
+template <typename T> struct ScanTuning80<T, 8> : Tuning<288, 22, 716, 785> {};
+template <> struct ScanTuning80<float, 4> : Tuning<288, 8, 724, 1050> {};
+template <> struct ScanTuning80<double, 8> : Tuning<384, 12, 388, 1100> {};
+
+template <typename T, int Size = sizeof(T)> struct ScanTuning90;
+template <typename T> struct ScanTuning90<T, 1> : Tuning<192, 22, 168, 1140> {};
+template <typename T> struct ScanTuning90<T, 2> : Tuning<512, 12, 376, 1125> {};
+template <typename T> struct ScanTuning90<T, 4> : Tuning<128, 24, 648, 1245> {};
+template <typename T> struct ScanTuning90<T, 8> : Tuning<224, 24, 632, 1290> {};
+template <> struct ScanTuning90<float, 4> : Tuning<128, 24, 688, 1140> {};
+template <> struct ScanTuning90<double, 8> : Tuning<224, 24, 576, 1215> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> using ScanTuning = ScanTuning90<T>;
+#else
+template <typename T> using ScanTuning = ScanTuning80<T>;
+#endif
+
+template <typename T>
+using ScanPolicy = cub::AgentScanPolicy<ScanTuning<T>::threads, ScanTuning<T>::items, T,
+                                        cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                        cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
+                                        cub::MemBoundScaling<ScanTuning<T>::threads, ScanTuning<T>::items, T>,
+                                        typename ScanTuning<T>::delay>;
+
+// reduceTiles is CUB's DeviceReduceKernel: each block reduces its even
+// share of the tiles to one partial, out[blockIdx.x].
+template <typename T, typename Op>
+__device__ __forceinline__ void reduceTiles(const T *in, T *out, int n) {
+    using P = ReducePolicy<T, Op>;
+    using Agent = cub::AgentReduce<P, const T *, T *, int, Op, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    cub::GridEvenShare<int> share;
+    share.DispatchInit(n, gridDim.x, P::BLOCK_THREADS * P::ITEMS_PER_THREAD);
+    T agg = Agent(tmp, in, Op()).ConsumeTiles(share);
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = agg;
+    }
+}
+
+// reduceSingle is CUB's DeviceReduceSingleTileKernel: one block reduces
+// in[0:n] and writes op(init, that) to out[0] (init alone for n == 0).
+template <typename T, typename Op>
+__device__ __forceinline__ void reduceSingle(const T *in, T *out, int n, T init) {
+    using P = ReducePolicy<T, Op>;
+    using Agent = cub::AgentReduce<P, const T *, T *, int, Op, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    if (n == 0) {
+        if (threadIdx.x == 0) {
+            *out = init;
+        }
+        return;
+    }
+    T agg = Agent(tmp, in, Op()).ConsumeRange(0, n);
+    if (threadIdx.x == 0) {
+        *out = Op()(init, agg);
+    }
+}
+
+// KV is the pair an arg-reduction carries: CUB's KeyValuePair of an int
+// index and a T.
+template <typename T>
+using KV = cub::KeyValuePair<int, T>;
+
+// ArgIn is CUB's ArgIndexInputIterator over a pointer (whose header
+// includes Thrust, which NVRTC cannot): item i is the pair (base+i, p[i]).
+template <typename T>
+struct ArgIn {
+    using value_type = KV<T>;
+    using reference = KV<T>;
+    using pointer = KV<T> *;
+    using difference_type = int;
+    using iterator_category = ::cuda::std::random_access_iterator_tag;
+    const T *p;
+    int base;
+    __device__ __forceinline__ KV<T> operator[](int i) const { return KV<T>(base + i, p[i]); }
+    __device__ __forceinline__ KV<T> operator*() const { return KV<T>(base, *p); }
+    __device__ __forceinline__ ArgIn operator+(int n) const { return ArgIn{p + n, base + n}; }
+};
+
+// argTiles is reduceTiles of the pairs (i, in[i]) with CUB's ArgMin or
+// ArgMax: the partials are pairs, in storage of KVs.
+template <typename T, typename Op>
+__device__ __forceinline__ void argTiles(const T *in, void *partials, int n) {
+    using P = ReducePolicy<KV<T>, Op>;
+    using Agent = cub::AgentReduce<P, ArgIn<T>, KV<T> *, int, Op, KV<T>>;
+    __shared__ typename Agent::TempStorage tmp;
+    cub::GridEvenShare<int> share;
+    share.DispatchInit(n, gridDim.x, P::BLOCK_THREADS * P::ITEMS_PER_THREAD);
+    KV<T> agg = Agent(tmp, ArgIn<T>{in, 0}, Op()).ConsumeTiles(share);
+    if (threadIdx.x == 0) {
+        static_cast<KV<T> *>(partials)[blockIdx.x] = agg;
+    }
+}
+
+// argSingle reduces n pairs of in (an ArgIn, or partials) with one block
+// and writes the pair's index and value; n == 0 writes -1 and empty.
+template <typename T, typename Op, typename In>
+__device__ __forceinline__ void argSingle(In in, int *index, T *value, int n, T empty) {
+    using P = ReducePolicy<KV<T>, Op>;
+    using Agent = cub::AgentReduce<P, In, KV<T> *, int, Op, KV<T>>;
+    __shared__ typename Agent::TempStorage tmp;
+    if (n == 0) {
+        if (threadIdx.x == 0) {
+            *index = -1;
+            *value = empty;
+        }
+        return;
+    }
+    KV<T> agg = Agent(tmp, in, Op()).ConsumeRange(0, n);
+    if (threadIdx.x == 0) {
+        *index = agg.key;
+        *value = agg.value;
+    }
+}
+
+// scan is CUB's DeviceScanKernel with its decoupled look-back: state is
+// the ScanTileState's storage for numTiles tiles (scanInit initialised it).
+template <typename T, typename Init>
+__device__ __forceinline__ void scan(const T *in, T *out, void *state, int numTiles, int startTile, int n, Init init) {
+    using Agent = cub::AgentScan<ScanPolicy<T>, const T *, T *, cub::Sum, Init, int, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    cub::ScanTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, in, out, cub::Sum(), init).ConsumeRange(n, ts, startTile);
+}
+
+// The radix sort is CUB's onesweep (DispatchRadixSort::InvokeOnesweep)
+// with 8-bit digits and int offsets: a histogram of every pass's digits,
+// their exclusive sums, then one kernel a pass (and a portion of at most
+// 2^28 items) that ranks each tile and scatters it, chaining the tiles'
+// digit counts through look-back. The policies are CUB 2.5's
+// DeviceRadixSortPolicy<K, V, int>: Policy800 on sm_80, Policy900's
+// large-key policy on sm_90 and the PTX (keys of 4 and 8 bytes).
+constexpr int kRadixBits = 8;
+
+template <typename K>
+using HistogramPolicy = cub::AgentRadixSortHistogramPolicy<128, 16, 1, K, kRadixBits>;
+
+// Dominant is the larger of the key and the value (none: NullType).
+template <typename K, typename V>
+using Dominant = cub::detail::conditional_t<(sizeof(V) > sizeof(K)), V, K>;
+
+template <typename K, typename V>
+struct OnesweepItems {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    static constexpr bool keysOnly = ::cuda::std::is_same<V, cub::NullType>::value;
+    static constexpr int value = sizeof(K) == 4
+                                     ? (keysOnly ? 20 - (::cuda::std::is_same<K, float>::value ? 1 : 0) : (sizeof(V) < 8 ? 23 : 30))
+                                     : (sizeof(V) < 8 ? 30 : 24);
+    static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
+#else
+    static constexpr int value = 21;
+    static constexpr cub::BlockScanAlgorithm scan = cub::BLOCK_SCAN_RAKING_MEMOIZE;
+#endif
+};
+
+template <typename K, typename V>
+using OnesweepPolicy = cub::AgentRadixSortOnesweepPolicy<384, OnesweepItems<K, V>::value, Dominant<K, V>, 1,
+                                                         cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, OnesweepItems<K, V>::scan,
+                                                         cub::RADIX_SORT_STORE_DIRECT, kRadixBits>;
+
+// histogram is CUB's DeviceRadixSortHistogramKernel: the digit counts of
+// every pass, bins[pass*256 + digit], added atomically.
+template <typename K, bool Desc>
+__device__ __forceinline__ void histogram(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    using Agent = cub::AgentRadixSortHistogram<HistogramPolicy<K>, Desc, K, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    Agent(tmp, bins, keys, n, beginBit, endBit).Process();
+}
+
+// onesweep is CUB's DeviceRadixSortOnesweepKernel: one pass over one
+// portion.
+template <typename K, typename V, bool Desc>
+__device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                         const K *keysIn, V *valuesOut, const V *valuesIn, int n, int bit, int bits) {
+    using Agent = cub::AgentRadixSortOnesweep<OnesweepPolicy<K, V>, Desc, K, V, int, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    Agent(tmp, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits).Process();
+}
+
+} // namespace cugen
+
+template <typename T>
+__global__ void __launch_bounds__(256) reduceSumTiles(const T *in, T *out, int n) {
+    cugen::reduceTiles<T, cub::Sum>(in, out, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) reduceSumSingle(const T *in, T *out, int n, T init) {
+    cugen::reduceSingle<T, cub::Sum>(in, out, n, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) reduceMinTiles(const T *in, T *out, int n) {
+    cugen::reduceTiles<T, cub::Min>(in, out, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) reduceMinSingle(const T *in, T *out, int n, T init) {
+    cugen::reduceSingle<T, cub::Min>(in, out, n, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) reduceMaxTiles(const T *in, T *out, int n) {
+    cugen::reduceTiles<T, cub::Max>(in, out, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) reduceMaxSingle(const T *in, T *out, int n, T init) {
+    cugen::reduceSingle<T, cub::Max>(in, out, n, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) argMinTiles(const T *in, void *partials, int n) {
+    cugen::argTiles<T, cub::ArgMin>(in, partials, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMinSingle(const T *in, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMin>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMinPartials(const void *partials, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMin>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) argMaxTiles(const T *in, void *partials, int n) {
+    cugen::argTiles<T, cub::ArgMax>(in, partials, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMaxSingle(const T *in, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMax>(cugen::ArgIn<T>{in, 0}, index, value, n, empty);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) argMaxPartials(const void *partials, int *index, T *value, int n, T empty) {
+    cugen::argSingle<T, cub::ArgMax>(static_cast<const cugen::KV<T> *>(partials), index, value, n, empty);
+}
+
+// scanInit is CUB's DeviceScanInitKernel.
+template <typename T>
+__global__ void scanInit(void *state, int numTiles) {
+    cub::ScanTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanInclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n) {
+    cugen::scan<T, cub::NullType>(in, out, state, numTiles, startTile, n, cub::NullType());
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanPolicy<T>::BLOCK_THREADS) scanExclusiveSum(const T *in, T *out, void *state, int numTiles, int startTile, int n, T init) {
+    cugen::scan<T, T>(in, out, state, numTiles, startTile, n, init);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(128) sortHistogramAsc(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    cugen::histogram<K, false>(bins, keys, n, beginBit, endBit);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(128) sortHistogramDesc(int *bins, const K *keys, int n, int beginBit, int endBit) {
+    cugen::histogram<K, true>(bins, keys, n, beginBit, endBit);
+}
+
+// sortExclusiveSum is CUB's DeviceRadixSortExclusiveSumKernel: block p
+// turns pass p's 256 digit counts into their exclusive sums.
+extern "C" __global__ void __launch_bounds__(256) sortExclusiveSum(int *bins) {
+    using Scan = cub::BlockScan<int, 256>;
+    __shared__ typename Scan::TempStorage tmp;
+    int *b = bins + blockIdx.x * 256;
+    int v = b[threadIdx.x];
+    Scan(tmp).ExclusiveSum(v, v);
+    b[threadIdx.x] = v;
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortKeysAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                   const K *keysIn, int n, int bit, int bits) {
+    cugen::onesweep<K, cub::NullType, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortKeysDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                    const K *keysIn, int n, int bit, int bits) {
+    cugen::onesweep<K, cub::NullType, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, nullptr, nullptr, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortPairsAsc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                    const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
+    cugen::onesweep<K, int, false>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, int *binsOut, const int *binsIn, K *keysOut,
+                                                     const K *keysIn, int *valuesOut, const int *valuesIn, int n, int bit, int bits) {
+    cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
+}
+
+// The policies the host needs, per type, as this architecture's
+// compilation chose them: the tile sizes and the scan's storage word.
+#define CUGEN_POLICY(T, name)                                                                              \
+    extern "C" __device__ const int cugen_reduce_threads_##name = cugen::ReducePolicy<T, cub::Sum>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_reduce_items_##name = cugen::ReducePolicy<T, cub::Sum>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_scan_threads_##name = cugen::ScanPolicy<T>::BLOCK_THREADS;            \
+    extern "C" __device__ const int cugen_scan_items_##name = cugen::ScanPolicy<T>::ITEMS_PER_THREAD;           \
+    extern "C" __device__ const int cugen_scan_word_##name = sizeof(typename cub::ScanTileState<T>::TxnWord); \
+    extern "C" __device__ const int cugen_arg_items_##name = cugen::ReducePolicy<cugen::KV<T>, cub::ArgMin>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_arg_pair_##name = sizeof(cugen::KV<T>); \
+    extern "C" __device__ const int cugen_sort_keys_threads_##name = cugen::OnesweepPolicy<T, cub::NullType>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_sort_keys_items_##name = cugen::OnesweepPolicy<T, cub::NullType>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_sort_pairs_threads_##name = cugen::OnesweepPolicy<T, int>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD;
+
+CUGEN_POLICY(int, int32)
+CUGEN_POLICY(unsigned int, uint32)
+CUGEN_POLICY(long long, int64)
+CUGEN_POLICY(unsigned long long, uint64)
+CUGEN_POLICY(float, float32)
+CUGEN_POLICY(double, float64)

@@ -1,0 +1,633 @@
+package algo
+
+// GPU tests: every algorithm and type against a Go reference. They skip
+// without a device, and fail instead under CUGEN_REQUIRE_GPU=1. 2^28
+// elements run unless -short (gpuSizes).
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cugentest"
+)
+
+func gpuLib(tb testing.TB) (*cuda.Context, *Lib, *cuda.Stream) {
+	tb.Helper()
+	ctx, err := cuda.NewContext(0)
+	cugentest.NeedDevice(tb, err)
+	tb.Cleanup(func() { ctx.Close() })
+	a, err := Load(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { a.Close() })
+	s, err := ctx.NewStream()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return ctx, a, s
+}
+
+// gpuSizes are the element counts every algorithm is checked at for T: 0,
+// 1, 2^k-1, 2^k, 2^k+1 around the tiles' sizes, 2^20, and 2^28 unless
+// -short: for float32 and uint64 (a 4- and an 8-byte type), and for every
+// type with CUGEN_ALGO_LARGE=1 (the host's references take most of a
+// minute a type there, more than mk/gpu-run.sh's 240 s a binary allows).
+func gpuSizes[T Number]() []int {
+	n := []int{0, 1, 2, 3}
+	for _, k := range []int{5, 8, 11, 12, 13, 16, 20} {
+		n = append(n, 1<<k-1, 1<<k, 1<<k+1)
+	}
+	n = append(n, 3*4096+17, 100_003)
+	ty := typeName[T]()
+	if !testing.Short() && (ty == "float32" || ty == "uint64" || os.Getenv("CUGEN_ALGO_LARGE") == "1") {
+		n = append(n, 1<<28)
+	}
+	return n
+}
+
+// data is n values of T: full-range integers (the sums wrap exactly as
+// Go's), and small integral floats, whose sums are exact in any order up
+// to 2^24 (float32) and 2^53 (float64) in magnitude.
+func data[T Number](r *rand.Rand, n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		var v any
+		switch any(*new(T)).(type) {
+		case int32:
+			v = int32(r.Uint32())
+		case uint32:
+			v = r.Uint32()
+		case int64:
+			v = int64(r.Uint64())
+		case uint64:
+			v = r.Uint64()
+		case float32:
+			v = float32(r.IntN(17) - 8)
+		default:
+			v = float64(r.IntN(2001) - 1000)
+		}
+		out[i] = v.(T)
+	}
+	return out
+}
+
+func isFloat[T Number]() bool {
+	switch any(*new(T)).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+// exact is whether T's sums of data's values are exact at n elements.
+func exact[T Number](n int) bool {
+	if _, ok := any(*new(T)).(float32); ok {
+		return 8*n <= 1<<24
+	}
+	return true
+}
+
+// near compares a float sum computed in another order: within 1e-6 of the
+// sum of the magnitudes (float32, whose 2^28-element sums round).
+func near[T Number](got, want T, mag float64) bool {
+	if got == want {
+		return true
+	}
+	return math.Abs(float64(got)-float64(want)) <= 1e-6*mag
+}
+
+func TestGPUReduce(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuReduce[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuReduce[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuReduce[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuReduce[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuReduce[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuReduce[float64](t, ctx, a, s) })
+}
+
+func gpuReduce[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(1, uint64(sizeOf[T]())))
+	out := must(cuda.Alloc[T](ctx, 1))(t)
+	defer out.Close()
+	for _, n := range gpuSizes[T]() {
+		host := data[T](r, n)
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		var sum, lo, hi T = 0, greatest[T](), least[T]()
+		mag := 0.0
+		for _, v := range host {
+			sum += v
+			lo, hi = min(lo, v), max(hi, v)
+			mag += math.Abs(float64(v))
+		}
+		for _, c := range []struct {
+			name string
+			f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[T]) error
+			want T
+		}{{"Sum", Sum[T], sum}, {"Min", Min[T], lo}, {"Max", Max[T], hi}} {
+			if err := c.f(a, s, in, out); err != nil {
+				t.Fatalf("%s n=%d: %v", c.name, n, err)
+			}
+			got := result(t, s, out)[0]
+			if got != c.want && !(c.name == "Sum" && !exact[T](n) && near(got, c.want, mag)) {
+				t.Errorf("%s n=%d: %v, want %v", c.name, n, got, c.want)
+			}
+		}
+		in.Close()
+	}
+}
+
+func TestGPUArg(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuArg[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuArg[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuArg[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuArg[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuArg[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuArg[float64](t, ctx, a, s) })
+}
+
+// ArgMin and ArgMax find the first of equal extremes: the values are few
+// (0 to 3, and full-range ones), so the least and the greatest repeat.
+func gpuArg[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(4, uint64(sizeOf[T]())))
+	idx := must(cuda.Alloc[int32](ctx, 1))(t)
+	defer idx.Close()
+	val := must(cuda.Alloc[T](ctx, 1))(t)
+	defer val.Close()
+	for _, n := range gpuSizes[T]() {
+		for _, few := range []bool{true, false} {
+			host := data[T](r, n)
+			if few {
+				for i := range host {
+					host[i] = T(r.IntN(4))
+				}
+			}
+			in := must(cuda.AllocFrom(ctx, host))(t)
+			lo, hi := int32(-1), int32(-1)
+			for i, v := range host {
+				if lo < 0 || v < host[lo] {
+					lo = int32(i)
+				}
+				if hi < 0 || v > host[hi] {
+					hi = int32(i)
+				}
+			}
+			for _, c := range []struct {
+				name string
+				f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+				want int32
+				def  T
+			}{{"ArgMin", ArgMin[T], lo, greatest[T]()}, {"ArgMax", ArgMax[T], hi, least[T]()}} {
+				if err := c.f(a, s, in, idx, val); err != nil {
+					t.Fatalf("%s n=%d: %v", c.name, n, err)
+				}
+				gotV := result(t, s, val)[0]
+				gotI := result(t, s, idx)[0]
+				wantV := c.def
+				if n > 0 {
+					wantV = host[c.want]
+				}
+				if gotI != c.want || gotV != wantV {
+					t.Errorf("%s n=%d few=%v: (%d, %v), want (%d, %v)", c.name, n, few, gotI, gotV, c.want, wantV)
+				}
+			}
+			in.Close()
+		}
+	}
+}
+
+// result waits for s and copies b back.
+func result[T Number](t *testing.T, s *cuda.Stream, b *cuda.Buffer[T]) []T {
+	t.Helper()
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	h := make([]T, b.Len())
+	if err := b.CopyTo(h); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func must[T any](v T, err error) func(testing.TB) T {
+	return func(tb testing.TB) T {
+		tb.Helper()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return v
+	}
+}
+
+func TestGPUScan(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuScan[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuScan[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuScan[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuScan[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuScan[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuScan[float64](t, ctx, a, s) })
+}
+
+func gpuScan[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(2, uint64(sizeOf[T]())))
+	for _, n := range gpuSizes[T]() {
+		host := data[T](r, n)
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		out := must(cuda.Alloc[T](ctx, n))(t)
+		incl, excl, mags := make([]T, n), make([]T, n), make([]float64, n)
+		var acc T
+		mag := 0.0
+		for i, v := range host {
+			excl[i] = acc
+			acc += v
+			incl[i] = acc
+			mag += math.Abs(float64(v))
+			mags[i] = mag
+		}
+		for _, c := range []struct {
+			name string
+			f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[T]) error
+			want []T
+		}{{"InclusiveSum", InclusiveSum[T], incl}, {"ExclusiveSum", ExclusiveSum[T], excl}} {
+			if err := c.f(a, s, in, out); err != nil {
+				t.Fatalf("%s n=%d: %v", c.name, n, err)
+			}
+			got := result(t, s, out)
+			bad := 0
+			for i := range got {
+				if got[i] != c.want[i] && !(!exact[T](n) && near(got[i], c.want[i], mags[i])) {
+					if bad++; bad <= 3 {
+						t.Errorf("%s n=%d: [%d] = %v, want %v", c.name, n, i, got[i], c.want[i])
+					}
+				}
+			}
+		}
+		// in place: out is in
+		if n > 0 && n <= 1<<20 {
+			if err := InclusiveSum(a, s, in, in); err != nil {
+				t.Fatal(err)
+			}
+			got := result(t, s, in)
+			for i := range got {
+				if got[i] != incl[i] {
+					t.Errorf("InclusiveSum in place n=%d: [%d] = %v, want %v", n, i, got[i], incl[i])
+					break
+				}
+			}
+		}
+		in.Close()
+		out.Close()
+	}
+}
+
+// NaN, infinities and -0.0: a NaN or +Inf and -Inf together make the sum
+// NaN, an infinity alone wins, an inclusive scan keeps a leading -0.0,
+// and min and max pass the infinities through.
+func TestGPUSpecialFloats(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	nan, inf := math.NaN(), math.Inf(1)
+	big := make([]float64, 100_000)
+	for _, c := range []struct {
+		name   string
+		in     []float64
+		sum    float64
+		lo, hi float64
+	}{
+		{"nan", append([]float64{1, nan}, big...), nan, math.NaN(), math.NaN()},
+		{"inf", append(append([]float64{}, big...), inf, 5), inf, 0, inf},
+		{"both infs", append([]float64{-inf, 3}, append(big, inf)...), nan, -inf, inf},
+		{"negative zeros", []float64{math.Copysign(0, -1), math.Copysign(0, -1)}, 0, 0, 0},
+	} {
+		for _, f32 := range []bool{false, true} {
+			name := fmt.Sprintf("%s/float%d", c.name, map[bool]int{false: 64, true: 32}[f32])
+			var sum, lo, hi, first float64
+			if f32 {
+				sum, lo, hi, first = specials(t, ctx, a, s, toF32(c.in))
+			} else {
+				sum, lo, hi, first = specials(t, ctx, a, s, c.in)
+			}
+			if !same(sum, c.sum) {
+				t.Errorf("%s: Sum = %v, want %v", name, sum, c.sum)
+			}
+			if !math.IsNaN(c.lo) && (lo != c.lo || hi != c.hi) {
+				t.Errorf("%s: Min, Max = %v, %v; want %v, %v", name, lo, hi, c.lo, c.hi)
+			}
+			if math.Signbit(c.in[0]) != math.Signbit(first) || !same(first, c.in[0]) {
+				t.Errorf("%s: InclusiveSum[0] = %v, want %v (sign kept)", name, first, c.in[0])
+			}
+		}
+	}
+}
+
+func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+func toF32(x []float64) []float32 {
+	out := make([]float32, len(x))
+	for i, v := range x {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+func specials[T float32 | float64](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream, host []T) (sum, lo, hi, first float64) {
+	t.Helper()
+	in := must(cuda.AllocFrom(ctx, host))(t)
+	defer in.Close()
+	out := must(cuda.Alloc[T](ctx, 3))(t)
+	defer out.Close()
+	scanned := must(cuda.Alloc[T](ctx, len(host)))(t)
+	defer scanned.Close()
+	for i, f := range []func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[T]) error{Sum[T], Min[T], Max[T]} {
+		if err := f(a, s, in, out.Slice(i, i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := InclusiveSum(a, s, in, scanned); err != nil {
+		t.Fatal(err)
+	}
+	r := result(t, s, out)
+	return float64(r[0]), float64(r[1]), float64(r[2]), float64(result(t, s, scanned)[0])
+}
+
+// A buffer or a Lib of another context than the stream's is refused
+// before anything runs (needs two devices).
+func TestGPUOtherContext(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	n, err := cuda.DeviceCount()
+	if err != nil || n < 2 {
+		t.Skipf("one device (%d, %v): no second context", n, err)
+	}
+	ctx1 := must(cuda.NewContext(1))(t)
+	defer ctx1.Close()
+	b1 := must(cuda.Alloc[int32](ctx1, 4))(t)
+	defer b1.Close()
+	out := must(cuda.Alloc[int32](ctx, 1))(t)
+	defer out.Close()
+	if err := Sum(a, s, b1, out); err == nil {
+		t.Error("Sum of a buffer of device 1 on a stream of device 0: no error")
+	}
+	s1 := must(ctx1.NewStream())(t)
+	defer s1.Close()
+	out1 := must(cuda.Alloc[int32](ctx1, 1))(t)
+	defer out1.Close()
+	if err := Sum(a, s1, b1, out1); err == nil {
+		t.Error("Sum with device 0's Lib on a stream of device 1: no error")
+	}
+}
+
+// A closed Lib is refused before anything runs.
+func TestGPUClosedLib(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	in := must(cuda.Alloc[int32](ctx, 4))(t)
+	defer in.Close()
+	out := must(cuda.Alloc[int32](ctx, 1))(t)
+	defer out.Close()
+	a.Close()
+	if err := Sum(a, s, in, out); !errors.Is(err, cuda.ErrFreed) {
+		t.Errorf("Sum with a closed Lib: %v, want ErrFreed", err)
+	}
+}
+
+// BenchmarkGPU reports elements per second of Sum, InclusiveSum and
+// SortKeys on float32 and int64 inputs, the call queued b.N times and the stream waited for
+// once.
+func BenchmarkGPU(b *testing.B) {
+	ctx, a, s := gpuLib(b)
+	for _, n := range []int{1 << 16, 1 << 20, 1 << 24} {
+		benchGPU[float32](b, ctx, a, s, n)
+		benchGPU[int64](b, ctx, a, s, n)
+	}
+}
+
+func benchGPU[T Number](b *testing.B, ctx *cuda.Context, a *Lib, s *cuda.Stream, n int) {
+	in := must(cuda.AllocFrom(ctx, data[T](rand.New(rand.NewPCG(3, 3)), n)))(b)
+	defer in.Close()
+	out := must(cuda.Alloc[T](ctx, n))(b)
+	defer out.Close()
+	for _, c := range []struct {
+		name string
+		f    func() error
+	}{
+		{"Sum", func() error { return Sum(a, s, in, out.Slice(0, 1)) }},
+		{"InclusiveSum", func() error { return InclusiveSum(a, s, in, out) }},
+		{"SortKeys", func() error { return SortKeys(a, s, in, out) }},
+	} {
+		b.Run(fmt.Sprintf("%s/%s/n=%d", c.name, typeName[T](), n), func(b *testing.B) {
+			for range b.N {
+				if err := c.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := s.Synchronize(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "elems/s")
+		})
+	}
+}
+
+// sortBits is a key as CUB's radix sort orders it: the bits of its
+// unsigned twin (integers: the sign bit flipped; floats: negatives'
+// bits all flipped, others' sign bit set), with -0.0 as +0.0: CUB's
+// digits do not tell the zeros apart (ProcessFloatMinusZero), so they keep
+// their order.
+func sortBits[T Number](v T) uint64 {
+	if isFloat[T]() && v == 0 {
+		v = 0 // +0.0
+	}
+	switch x := any(v).(type) {
+	case int32:
+		return uint64(uint32(x) ^ 1<<31)
+	case uint32:
+		return uint64(x)
+	case int64:
+		return uint64(x) ^ 1<<63
+	case uint64:
+		return x
+	case float32:
+		b := math.Float32bits(x)
+		if b&(1<<31) != 0 {
+			return uint64(^b)
+		}
+		return uint64(b | 1<<31)
+	default:
+		b := math.Float64bits(any(v).(float64))
+		if b&(1<<63) != 0 {
+			return ^b
+		}
+		return b | 1<<63
+	}
+}
+
+// sameBits is whether a and b are the same bits (a NaN's and a zero's
+// sign included).
+func sameBits[T Number](a, b T) bool {
+	switch x := any(a).(type) {
+	case float32:
+		return math.Float32bits(x) == math.Float32bits(any(b).(float32))
+	case float64:
+		return math.Float64bits(x) == math.Float64bits(any(b).(float64))
+	}
+	return a == b
+}
+
+// sortData is data with many equal keys (so that stability shows) and,
+// for floats, NaNs of both signs, infinities and zeros of both signs.
+func sortData[T Number](r *rand.Rand, n int) []T {
+	host := data[T](r, n)
+	for i := range host {
+		if r.IntN(2) == 0 {
+			host[i] = T(r.IntN(8))
+		}
+	}
+	if isFloat[T]() {
+		nan := math.NaN()
+		specials := []float64{nan, math.Copysign(nan, -1), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}
+		for i := range host {
+			if r.IntN(16) == 0 {
+				v := specials[r.IntN(len(specials))]
+				switch p := any(&host[i]).(type) {
+				case *float32:
+					*p = float32(v)
+				case *float64:
+					*p = v
+				}
+			}
+		}
+	}
+	return host
+}
+
+// sortSizes are gpuSizes up to 2^20, 2^24 unless -short for float32 and
+// uint64 (every type with CUGEN_ALGO_LARGE=1), and 2^28 with
+// CUGEN_ALGO_LARGE=1: more than a portion, the onesweep's chained path.
+func sortSizes[T Number]() []int {
+	var out []int
+	for _, n := range gpuSizes[T]() {
+		if n <= 1<<20 {
+			out = append(out, n)
+		}
+	}
+	large := os.Getenv("CUGEN_ALGO_LARGE") == "1"
+	if ty := typeName[T](); !testing.Short() && (ty == "float32" || ty == "uint64" || large) {
+		out = append(out, 1<<24) // the host's stable sorts take seconds here
+	}
+	if large {
+		out = append(out, 1<<28) // two portions of onesweep
+	}
+	return out
+}
+
+func TestGPUSort(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuSort[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuSort[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuSort[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuSort[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuSort[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuSort[float64](t, ctx, a, s) })
+}
+
+// SortKeys, SortPairs (values: the positions, so stability shows), their
+// descending forms and Argsort, against slices.SortStableFunc by CUB's
+// bit order; keys compared bit for bit (NaN's sign and -0.0 included: the
+// zeros are equal keys, in their input order).
+func gpuSort[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(5, uint64(sizeOf[T]())))
+	for _, n := range sortSizes[T]() {
+		host := sortData[T](r, n)
+		pos := make([]int32, n)
+		for i := range pos {
+			pos[i] = int32(i)
+		}
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		vin := must(cuda.AllocFrom(ctx, pos))(t)
+		out := must(cuda.Alloc[T](ctx, n))(t)
+		vout := must(cuda.Alloc[int32](ctx, n))(t)
+		for _, desc := range []bool{false, true} {
+			want := slices.Clone(pos)
+			slices.SortStableFunc(want, func(i, j int32) int {
+				c := cmp.Compare(sortBits(host[i]), sortBits(host[j]))
+				if desc {
+					c = -c
+				}
+				return c
+			})
+			keysOf := func(idx []int32) []T {
+				k := make([]T, len(idx))
+				for i, j := range idx {
+					k[i] = host[j]
+				}
+				return k
+			}
+			wantKeys := keysOf(want)
+			name := fmt.Sprintf("n=%d desc=%v", n, desc)
+			checkKeys := func(what string, got []T) {
+				for i := range got {
+					if !sameBits(got[i], wantKeys[i]) {
+						t.Errorf("%s %s: [%d] = %v, want %v", what, name, i, got[i], wantKeys[i])
+						return
+					}
+				}
+			}
+			checkIdx := func(what string, got []int32) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Errorf("%s %s: [%d] = %d, want %d (stable order)", what, name, i, got[i], want[i])
+						return
+					}
+				}
+			}
+			sortKeys, sortPairs := SortKeys[T], SortPairs[T]
+			if desc {
+				sortKeys, sortPairs = SortKeysDescending[T], SortPairsDescending[T]
+			}
+			if err := sortKeys(a, s, in, out); err != nil {
+				t.Fatalf("SortKeys %s: %v", name, err)
+			}
+			checkKeys("SortKeys", result(t, s, out))
+			if err := sortPairs(a, s, in, out, vin, vout); err != nil {
+				t.Fatalf("SortPairs %s: %v", name, err)
+			}
+			checkKeys("SortPairs keys", result(t, s, out))
+			checkIdx("SortPairs values", result(t, s, vout))
+			if err := Argsort(a, s, in, vout, desc); err != nil {
+				t.Fatalf("Argsort %s: %v", name, err)
+			}
+			checkIdx("Argsort", result(t, s, vout))
+			if got := result(t, s, in); n > 0 && !sameBits(got[n-1], host[n-1]) {
+				t.Errorf("%s: the input changed", name)
+			}
+		}
+		// in place
+		if n > 0 && n <= 1<<20 {
+			if err := SortKeys(a, s, in, in); err != nil {
+				t.Fatal(err)
+			}
+			got := result(t, s, in)
+			sorted := slices.Clone(host)
+			slices.SortStableFunc(sorted, func(x, y T) int { return cmp.Compare(sortBits(x), sortBits(y)) })
+			for i := range got {
+				if !sameBits(got[i], sorted[i]) {
+					t.Errorf("SortKeys in place n=%d: [%d] = %v, want %v", n, i, got[i], sorted[i])
+					break
+				}
+			}
+		}
+		in.Close()
+		vin.Close()
+		out.Close()
+		vout.Close()
+	}
+}

@@ -1,0 +1,69 @@
+package algo
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/cuda"
+	"github.com/cugen/cugen/cuda/sys/cu"
+	"github.com/cugen/cugen/cugentest/standin"
+)
+
+// On the stand-in driver (no kernels: the Lib is nil, checked last), every
+// misuse is refused with its own error before anything is allocated or
+// queued: the stand-in counts no cuMemAllocAsync.
+func TestMisuse(t *testing.T) {
+	if !standin.Run(t, standin.Majors{}) {
+		return
+	}
+	ctx := standin.Must(cuda.NewContext(0))(t)
+	defer ctx.Close()
+	s := standin.Must(ctx.NewStream())(t)
+	in := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
+	out1 := standin.Must(cuda.Alloc[float32](ctx, 1))(t)
+	out2 := standin.Must(cuda.Alloc[float32](ctx, 2))(t)
+	out10 := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
+	closed := standin.Must(cuda.Alloc[float32](ctx, 10))(t)
+	closed.Close()
+	idx1 := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
+	v10 := standin.Must(cuda.Alloc[int32](ctx, 10))(t)
+	idx2 := standin.Must(cuda.Alloc[int32](ctx, 2))(t)
+	idxClosed := standin.Must(cuda.Alloc[int32](ctx, 1))(t)
+	idxClosed.Close()
+	closedS := standin.Must(ctx.NewStream())(t)
+	closedS.Close()
+
+	for _, c := range []struct {
+		name string
+		call func() error
+		want string
+		is   error
+	}{
+		{"nil stream", func() error { return Sum(nil, nil, in, out1) }, "algo: Sum: algo: nil *cuda.Stream", nil},
+		{"nil input", func() error { return Min(nil, s, nil, out1) }, "algo: Min: algo: nil buffer", nil},
+		{"reduce output of 2", func() error { return Max(nil, s, in, out2) }, "algo: Max[float32]: the output has 2 elements for 10: want 1", nil},
+		{"scan output of 2", func() error { return InclusiveSum(nil, s, in, out2) }, "algo: InclusiveSum[float32]: the output has 2 elements for 10: want 10", nil},
+		{"closed input", func() error { return ExclusiveSum(nil, s, closed, out10) }, "algo: ExclusiveSum: ", cuda.ErrFreed},
+		{"closed output", func() error { return Sum(nil, s, in, closed.Slice(0, 1)) }, "algo: Sum: ", cuda.ErrFreed},
+		{"closed stream", func() error { return InclusiveSum(nil, closedS, in, out10) }, "algo: InclusiveSum: ", cuda.ErrFreed},
+		{"nil index", func() error { return ArgMin(nil, s, in, nil, out1) }, "algo: ArgMin: algo: nil buffer", nil},
+		{"index of 2", func() error { return ArgMax(nil, s, in, idx2, out1) }, "algo: ArgMax[float32]: the index has 2 elements: want 1", nil},
+		{"closed index", func() error { return ArgMax(nil, s, in, idxClosed, out1) }, "algo: ArgMax: ", cuda.ErrFreed},
+		{"sort output of 2", func() error { return SortKeys(nil, s, in, out2) }, "algo: SortKeys[float32]: the output has 2 elements for 10: want 10", nil},
+		{"nil values", func() error { return SortPairs(nil, s, in, out10, nil, v10) }, "algo: SortPairs: algo: nil buffer", nil},
+		{"values of 2", func() error { return SortPairsDescending(nil, s, in, out10, v10, idx2) }, "algo: SortPairsDescending[float32]: values of 10 and 2 elements for 10 keys", nil},
+		{"argsort index of 2", func() error { return Argsort(nil, s, in, idx2, false) }, "algo: Argsort[float32]: the index has 2 elements for 10", nil},
+		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
+		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
+		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
+	} {
+		err := c.call()
+		if err == nil || !strings.Contains(err.Error(), c.want) || c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("%s: err = %v, want %q (is %v)", c.name, err, c.want, c.is)
+		}
+	}
+	if n := standin.Count(t, cu.SharedLibrary(), "cuMemAllocAsync"); n != 0 {
+		t.Errorf("%d cuMemAllocAsync calls: a refused call allocated", n)
+	}
+}

@@ -1,0 +1,143 @@
+package algo
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func planString(pl plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "temp %d elems %d bytes;", pl.tempElems, pl.tempBytes)
+	for _, s := range pl.steps {
+		b.WriteString(" " + s.String())
+	}
+	return b.String()
+}
+
+// CUB's DispatchReduce: one block when the input fits a tile, else an
+// even share over min(tiles, 5*resident) blocks and a second pass over
+// their partials.
+func TestPlanReduce(t *testing.T) {
+	f32 := policies[90]["float32"] // 256 threads x 16 items: tiles of 4096
+	f64 := policies[80]["float64"] // 256 x 8: 2048
+	for _, c := range []struct {
+		p        policy
+		n        int
+		resident int
+		want     string
+	}{
+		{f32, 0, 1056, "temp 0 elems 0 bytes; reduceSumSingle<<<1, 256>>>(in -> out, n=0, tiles=0, start=0)"},
+		{f32, 1, 1056, "temp 0 elems 0 bytes; reduceSumSingle<<<1, 256>>>(in -> out, n=1, tiles=0, start=0)"},
+		{f32, 4096, 1056, "temp 0 elems 0 bytes; reduceSumSingle<<<1, 256>>>(in -> out, n=4096, tiles=0, start=0)"},
+		{f32, 4097, 1056, "temp 2 elems 0 bytes; reduceSumTiles<<<2, 256>>>(in -> temp, n=4097, tiles=0, start=0) reduceSumSingle<<<1, 256>>>(temp -> out, n=2, tiles=0, start=0)"},
+		// 2^28 items: 65536 tiles, more than 5 * 1056 blocks (an H100's 132 SMs x 8)
+		{f32, 1 << 28, 1056, "temp 5280 elems 0 bytes; reduceSumTiles<<<5280, 256>>>(in -> temp, n=268435456, tiles=0, start=0) reduceSumSingle<<<1, 256>>>(temp -> out, n=5280, tiles=0, start=0)"},
+		{f64, 1<<20 + 1, 864, "temp 513 elems 0 bytes; reduceSumTiles<<<513, 256>>>(in -> temp, n=1048577, tiles=0, start=0) reduceSumSingle<<<1, 256>>>(temp -> out, n=513, tiles=0, start=0)"},
+	} {
+		if got := planString(planReduce(c.p, "Sum", c.n, c.resident)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+	if got := planReduce(f32, "Max", 5000, 1).steps[0].kernel; got != "reduceMaxTiles" {
+		t.Errorf("Max's first kernel: %s", got)
+	}
+}
+
+// ArgMin and ArgMax reduce (index, value) pairs: tiles of 256 x 8 pairs
+// for 4-byte types, 256 x 4 for 8-byte ones, partial pairs in temp bytes.
+func TestPlanArg(t *testing.T) {
+	for _, c := range []struct {
+		p    policy
+		n    int
+		want string
+	}{
+		{policies[90]["float32"], 0, "temp 0 elems 0 bytes; argMinSingle<<<1, 256>>>(in -> out, n=0, tiles=0, start=0)"},
+		{policies[90]["float32"], 2048, "temp 0 elems 0 bytes; argMinSingle<<<1, 256>>>(in -> out, n=2048, tiles=0, start=0)"},
+		{policies[90]["float32"], 2049, "temp 0 elems 16 bytes; argMinTiles<<<2, 256>>>(in -> temp, n=2049, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=2, tiles=0, start=0)"},
+		{policies[80]["float64"], 1 << 20, "temp 0 elems 16384 bytes; argMinTiles<<<1024, 256>>>(in -> temp, n=1048576, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=1024, tiles=0, start=0)"},
+		{policies[80]["int32"], 1 << 28, "temp 0 elems 34560 bytes; argMinTiles<<<4320, 256>>>(in -> temp, n=268435456, tiles=0, start=0) argMinPartials<<<1, 256>>>(temp -> out, n=4320, tiles=0, start=0)"},
+	} {
+		if got := planString(planArg(c.p, "Min", c.n, 864)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
+// CUB's DispatchScan: nothing for no items; else the tile states of every
+// tile, (tiles + 32) words, initialised by blocks of 128, then one scan
+// launch over all the tiles.
+func TestPlanScan(t *testing.T) {
+	i32 := policies[90]["int32"]  // 128 x 24: tiles of 3072, 8-byte words
+	u64 := policies[80]["uint64"] // 288 x 11: 3168, 16-byte words
+	for _, c := range []struct {
+		p    policy
+		n    int
+		want string
+	}{
+		{i32, 0, "temp 0 elems 0 bytes;"},
+		{i32, 1, "temp 0 elems 264 bytes; scanInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) scanInclusiveSum<<<1, 128>>>(in -> out, n=1, tiles=1, start=0)"},
+		{i32, 3073, "temp 0 elems 272 bytes; scanInit<<<1, 128>>>(- -> temp, n=2, tiles=0, start=0) scanInclusiveSum<<<2, 128>>>(in -> out, n=3073, tiles=2, start=0)"},
+		{u64, 1 << 20, "temp 0 elems 5808 bytes; scanInit<<<3, 128>>>(- -> temp, n=331, tiles=0, start=0) scanInclusiveSum<<<331, 288>>>(in -> out, n=1048576, tiles=331, start=0)"},
+		{i32, 1 << 28, "temp 0 elems 699312 bytes; scanInit<<<683, 128>>>(- -> temp, n=87382, tiles=0, start=0) scanInclusiveSum<<<87382, 128>>>(in -> out, n=268435456, tiles=87382, start=0)"},
+	} {
+		if got := planString(planScan(c.p, "scanInclusiveSum", c.n)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
+// The image Load picks for a compute capability has the policy of its
+// architecture; before 8.0 there is none.
+func TestArchOf(t *testing.T) {
+	for _, c := range []struct {
+		major, minor, want int
+	}{{8, 0, 80}, {8, 6, 80}, {8, 9, 80}, {9, 0, 90}, {10, 0, 90}, {12, 0, 90}} {
+		if got, err := archOf(c.major, c.minor); err != nil || got != c.want {
+			t.Errorf("archOf(%d.%d) = %d, %v; want %d", c.major, c.minor, got, err, c.want)
+		}
+	}
+	if _, err := archOf(7, 5); err == nil || !strings.Contains(err.Error(), "7.5") {
+		t.Errorf("archOf(7.5): %v", err)
+	}
+}
+
+func sortString(pl sortPlan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "passes %d portions %d ctrs %d bins %d lookback %d temp %v hist %d;", pl.passes, pl.portions, pl.ctrs, pl.bins, pl.lookback, pl.temp, pl.histGrid)
+	for _, w := range pl.sweeps {
+		fmt.Fprintf(&b, " [%d.%d bits %d+%d items %d+%d blocks %d %v->%v]", w.pass, w.portion, w.bit, w.bits, w.first, w.n, w.blocks, w.src, w.dst)
+	}
+	return b.String()
+}
+
+// CUB's onesweep: 8-bit passes over every bit, alternating between the
+// output and a temporary buffer so that the last pass writes the output;
+// inputs of more than a portion (the whole tiles under 2^28) sweep each
+// pass a portion at a time, each portion's offsets written by the one
+// before; one row of bins past the last portion's takes the last one's.
+func TestPlanSort(t *testing.T) {
+	for _, c := range []struct {
+		tile, n, size int
+		want          string
+	}{
+		{7296, 0, 4, "passes 0 portions 0 ctrs 0 bins 0 lookback 0 temp false hist 0;"},
+		{7296, 1 << 20, 4, "passes 4 portions 1 ctrs 4 bins 1280 lookback 36864 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+1048576 blocks 144 in->temp] [1.0 bits 8+8 items 0+1048576 blocks 144 temp->out]" +
+			" [2.0 bits 16+8 items 0+1048576 blocks 144 out->temp] [3.0 bits 24+8 items 0+1048576 blocks 144 temp->out]"},
+		{5760, 1 << 20, 8, "passes 8 portions 1 ctrs 8 bins 2304 lookback 46848 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+1048576 blocks 183 in->temp] [1.0 bits 8+8 items 0+1048576 blocks 183 temp->out]" +
+			" [2.0 bits 16+8 items 0+1048576 blocks 183 out->temp] [3.0 bits 24+8 items 0+1048576 blocks 183 temp->out]" +
+			" [4.0 bits 32+8 items 0+1048576 blocks 183 out->temp] [5.0 bits 40+8 items 0+1048576 blocks 183 temp->out]" +
+			" [6.0 bits 48+8 items 0+1048576 blocks 183 out->temp] [7.0 bits 56+8 items 0+1048576 blocks 183 temp->out]"},
+		{7296, 1<<28 + 5, 4, "passes 4 portions 2 ctrs 8 bins 2304 lookback 9418752 temp true hist 2112;" +
+			" [0.0 bits 0+8 items 0+268434432 blocks 36792 in->temp] [0.1 bits 0+8 items 268434432+1029 blocks 1 in->temp]" +
+			" [1.0 bits 8+8 items 0+268434432 blocks 36792 temp->out] [1.1 bits 8+8 items 268434432+1029 blocks 1 temp->out]" +
+			" [2.0 bits 16+8 items 0+268434432 blocks 36792 out->temp] [2.1 bits 16+8 items 268434432+1029 blocks 1 out->temp]" +
+			" [3.0 bits 24+8 items 0+268434432 blocks 36792 temp->out] [3.1 bits 24+8 items 268434432+1029 blocks 1 temp->out]"},
+	} {
+		if got := sortString(planSort(c.tile, c.n, c.size, 2112)); got != c.want {
+			t.Errorf("tile %d n=%d:\n got %s\nwant %s", c.tile, c.n, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package algo
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// policy is what the host dispatch needs of the tuning one image's kernels
+// were compiled with, for one element type: CUB's
+// DeviceReducePolicy::Policy600 (reduce) and DeviceScanPolicy's
+// Policy800 or Policy900 (scan), after CUB's MemBoundScaling. cub.cu
+// exports the same numbers from each image as extern "C" __device__
+// constants; TestPolicies reads them out of the embedded images and holds
+// this table to them.
+type policy struct {
+	reduceThreads, reduceItems int // AgentReduce: block threads, items per thread
+	scanThreads, scanItems     int // AgentScan: block threads, items per thread
+	scanWord                   int // sizeof(ScanTileState<T>::TxnWord)
+	argItems                   int // AgentReduce of (index, value) pairs: items per thread (256 threads)
+	argPair                    int // sizeof(KeyValuePair<int, T>)
+	sortKeysThreads            int // AgentRadixSortOnesweep of keys: block threads
+	sortKeysItems              int // and items per thread
+	sortPairsThreads           int // of keys and int32 values
+	sortPairsItems             int
+}
+
+func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
+func (p policy) scanTile() int   { return p.scanThreads * p.scanItems }
+func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
+
+// policies[arch][type]: arch 80 is the sm_80 cubin (compute capability
+// 8.x), 90 the sm_90 cubin and the compute_90 PTX (9.0 and later).
+var policies = map[int]map[string]policy{
+	80: {
+		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
+		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
+		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
+		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
+		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21},
+		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10},
+	},
+	90: {
+		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
+		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
+		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23},
+		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+	},
+}
+
+// Number is the element types of the algorithms.
+type Number interface {
+	int32 | uint32 | int64 | uint64 | float32 | float64
+}
+
+// typeName is T as the policy table and cub.cu's constants name it.
+func typeName[T Number]() string {
+	switch any(*new(T)).(type) {
+	case int32:
+		return "int32"
+	case uint32:
+		return "uint32"
+	case int64:
+		return "int64"
+	case uint64:
+		return "uint64"
+	case float32:
+		return "float32"
+	default:
+		return "float64"
+	}
+}
+
+func sizeOf[T Number]() int { return int(unsafe.Sizeof(*new(T))) }
+
+// archOf is the policy table's architecture for a device of compute
+// capability major.minor: the image Load picks for it.
+func archOf(major, minor int) (int, error) {
+	switch {
+	case major >= 9:
+		return 90, nil
+	case major == 8:
+		return 80, nil
+	}
+	return 0, fmt.Errorf("algo: compute capability %d.%d: the kernels are compiled for 8.0 and later", major, minor)
+}

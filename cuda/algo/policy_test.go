@@ -1,0 +1,87 @@
+package algo
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// imageConstants reads cub.cu's cugen_* constants out of an embedded
+// image: from a cubin's symbol table and the section holding their
+// initial values, or from the PTX's .global declarations.
+func imageConstants(t *testing.T, file string) map[string]int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("internal", "cubk", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, data, _ = bytes.Cut(data, []byte("\n")) // cugen's marker line
+	out := map[string]int{}
+	if filepath.Ext(file) == ".ptx" {
+		re := regexp.MustCompile(`\.global \.align 4 \.u32 (cugen_\w+) = (\d+);`)
+		for _, m := range re.FindAllSubmatch(data, -1) {
+			v, _ := strconv.Atoi(string(m[2]))
+			out[string(m[1])] = v
+		}
+		return out
+	}
+	// NVIDIA's cubins carry their own e_version, which debug/elf refuses:
+	// read a copy that says EV_CURRENT.
+	data = bytes.Clone(data)
+	binary.LittleEndian.PutUint32(data[20:], uint32(elf.EV_CURRENT))
+	f, err := elf.NewFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range syms {
+		if len(s.Name) < 6 || s.Name[:6] != "cugen_" {
+			continue
+		}
+		sec := f.Sections[s.Section]
+		b, err := sec.Data()
+		if err != nil || s.Value+4 > uint64(len(b)) {
+			t.Fatalf("%s: %s in %s: %v", file, s.Name, sec.Name, err)
+		}
+		out[s.Name] = int(binary.LittleEndian.Uint32(b[s.Value:]))
+	}
+	return out
+}
+
+// The policy table the host dispatch uses is what each embedded image was
+// compiled with: CUB's policies as cub.cu instantiated them for the
+// image's architecture, after MemBoundScaling.
+func TestPolicies(t *testing.T) {
+	for _, im := range []struct {
+		file string
+		arch int
+	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
+		got := imageConstants(t, im.file)
+		if len(got) != 11*len(policies[im.arch]) {
+			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), 11*len(policies[im.arch]))
+		}
+		for ty, p := range policies[im.arch] {
+			for name, want := range map[string]int{
+				"reduce_threads": p.reduceThreads, "reduce_items": p.reduceItems,
+				"scan_threads": p.scanThreads, "scan_items": p.scanItems, "scan_word": p.scanWord,
+				"arg_items": p.argItems, "arg_pair": p.argPair,
+				"sort_keys_threads": p.sortKeysThreads, "sort_keys_items": p.sortKeysItems,
+				"sort_pairs_threads": p.sortPairsThreads, "sort_pairs_items": p.sortPairsItems,
+			} {
+				key := fmt.Sprintf("cugen_%s_%s", name, ty)
+				if v, ok := got[key]; !ok || v != want {
+					t.Errorf("%s: %s = %d (found %v), the table has %d", im.file, key, v, ok, want)
+				}
+			}
+		}
+	}
+}

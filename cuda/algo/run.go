@@ -1,0 +1,221 @@
+package algo
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cugen/cugen/cuda"
+)
+
+// Sum queues the sum of in's elements into out[0] on s (CUB's
+// DeviceReduce::Sum): out must have one element. An empty in gives 0.
+// Floating-point sums are in CUB's order (per thread, then per block, then
+// over the blocks), not in index order: they may differ from a sequential
+// sum in the last bits, and a NaN anywhere gives NaN.
+func Sum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	return reduce(a, "Sum", s, in, out, 0)
+}
+
+// Min queues the least of in's elements into out[0] on s (CUB's
+// DeviceReduce::Min, with cub::Min: b < a ? b : a). An empty in gives T's
+// greatest value (+Inf for floats, where CUB gives the greatest finite
+// value). Of -0.0 and +0.0, the one met first
+// in CUB's order is kept; a NaN compares false, so whether one is kept
+// depends on where it falls in that order.
+func Min[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	return reduce(a, "Min", s, in, out, greatest[T]())
+}
+
+// Max is [Min] for the greatest element (cub::Max: a < b ? b : a); an
+// empty in gives T's least value (-Inf for floats).
+func Max[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	return reduce(a, "Max", s, in, out, least[T]())
+}
+
+// ArgMin queues the index and the value of in's least element into
+// index[0] and value[0] on s (CUB's DeviceReduce::ArgMin, a reduction of
+// the pairs (i, in[i]) with cub::ArgMin): of equal least values, the
+// lowest index. An empty in gives index -1 and T's greatest value (where
+// CUB gives index 1). NaNs compare as [Min] says.
+func ArgMin[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
+	return argReduce(a, "Min", s, in, index, value, greatest[T]())
+}
+
+// ArgMax is [ArgMin] for the greatest element, the lowest index of equal
+// greatest values; an empty in gives index -1 and T's least value.
+func ArgMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T]) error {
+	return argReduce(a, "Max", s, in, index, value, least[T]())
+}
+
+// InclusiveSum queues out[i] = in[0] + ... + in[i] on s (CUB's
+// DeviceScan::InclusiveSum, a single pass with decoupled look-back). out
+// must have in's length; it may be in itself. Integers wrap around.
+func InclusiveSum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	return scan(a, "scanInclusiveSum", "InclusiveSum", s, in, out)
+}
+
+// ExclusiveSum queues out[0] = 0, out[i] = in[0] + ... + in[i-1] on s
+// (CUB's DeviceScan::ExclusiveSum); otherwise as [InclusiveSum].
+func ExclusiveSum[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	return scan(a, "scanExclusiveSum", "ExclusiveSum", s, in, out)
+}
+
+func reduce[T Number](a *Lib, op string, s *cuda.Stream, in, out *cuda.Buffer[T], init T) error {
+	if err := check(a, op, s, in, out, 1, nil); err != nil {
+		return err
+	}
+	pl := planReduce(policyOf[T](a), op, in.Len(), a.resident)
+	var temp *cuda.Buffer[T]
+	if pl.tempElems > 0 {
+		var err error
+		if temp, err = allocTemp[T](a, s, pl.tempElems); err != nil {
+			return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+		}
+		defer temp.Close() // cuMemFreeAsync on s: after the launches
+	}
+	buf := func(o operand) *cuda.Buffer[T] {
+		switch o {
+		case opIn:
+			return in
+		case opOut:
+			return out
+		}
+		return temp
+	}
+	t := typeName[T]()
+	for _, st := range pl.steps {
+		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		var err error
+		switch f := a.fns[st.kernel+"/"+t].(type) {
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], int32) error: // tiles
+			err = f(cfg, buf(st.in), buf(st.out), st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], int32, T) error: // single
+			err = f(cfg, buf(st.in), buf(st.out), st.n, init)
+		default:
+			err = fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		}
+		if err != nil {
+			return fmt.Errorf("algo: %s[%s]: %s: %w", op, t, st.kernel, err)
+		}
+	}
+	return nil
+}
+
+func argReduce[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], index *cuda.Buffer[int32], value *cuda.Buffer[T], empty T) error {
+	name := "Arg" + op
+	if err := check(a, name, s, in, value, 1, index); err != nil {
+		return err
+	}
+	pl := planArg(policyOf[T](a), op, in.Len(), a.resident)
+	var temp *cuda.Buffer[byte]
+	if pl.tempBytes > 0 {
+		var err error
+		if temp, err = allocTemp[byte](a, s, pl.tempBytes); err != nil {
+			return fmt.Errorf("algo: %s: temporary storage: %w", name, err)
+		}
+		defer temp.Close()
+	}
+	t := typeName[T]()
+	for _, st := range pl.steps {
+		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		var err error
+		switch f := a.fns[st.kernel+"/"+t].(type) {
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[byte], int32) error: // tiles
+			err = f(cfg, in, temp, st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // single
+			err = f(cfg, in, index, value, st.n, empty)
+		case func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[T], int32, T) error: // partials
+			err = f(cfg, temp, index, value, st.n, empty)
+		default:
+			err = fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		}
+		if err != nil {
+			return fmt.Errorf("algo: %s[%s]: %s: %w", name, t, st.kernel, err)
+		}
+	}
+	return nil
+}
+
+func scan[T Number](a *Lib, kernel, op string, s *cuda.Stream, in, out *cuda.Buffer[T]) error {
+	if err := check(a, op, s, in, out, in.Len(), nil); err != nil {
+		return err
+	}
+	pl := planScan(policyOf[T](a), kernel, in.Len())
+	if len(pl.steps) == 0 {
+		return nil
+	}
+	state, err := allocTemp[byte](a, s, pl.tempBytes)
+	if err != nil {
+		return fmt.Errorf("algo: %s: temporary storage: %w", op, err)
+	}
+	defer state.Close()
+	t := typeName[T]()
+	for _, st := range pl.steps {
+		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		var err error
+		switch f := a.fns[st.kernel+"/"+t].(type) {
+		case func(cuda.Config, *cuda.Buffer[byte], int32) error: // scanInit
+			err = f(cfg, state, st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, int32) error: // inclusive
+			err = f(cfg, in, out, state, st.numTiles, st.startTile, st.n)
+		case func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, int32, T) error: // exclusive
+			err = f(cfg, in, out, state, st.numTiles, st.startTile, st.n, 0)
+		default:
+			err = fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		}
+		if err != nil {
+			return fmt.Errorf("algo: %s[%s]: %s: %w", op, t, st.kernel, err)
+		}
+	}
+	return nil
+}
+
+// allocTemp allocates temporary storage in stream order on s: from a's
+// pool, or the device's current one.
+func allocTemp[E any](a *Lib, s *cuda.Stream, n int) (*cuda.Buffer[E], error) {
+	if a.pool != nil {
+		return cuda.AllocFromPool[E](a.pool, s, n)
+	}
+	return cuda.AllocAsync[E](s, n)
+}
+
+// greatest is T's greatest value, Min's identity: CUB's
+// Traits<T>::Max() for integers, +Inf for floats.
+func greatest[T Number]() T {
+	var v any
+	switch any(*new(T)).(type) {
+	case int32:
+		v = int32(math.MaxInt32)
+	case uint32:
+		v = uint32(math.MaxUint32)
+	case int64:
+		v = int64(math.MaxInt64)
+	case uint64:
+		v = uint64(math.MaxUint64)
+	case float32:
+		v = float32(math.Inf(1))
+	default:
+		v = math.Inf(1)
+	}
+	return v.(T)
+}
+
+// least is T's least value, Max's identity.
+func least[T Number]() T {
+	var v any
+	switch any(*new(T)).(type) {
+	case int32:
+		v = int32(math.MinInt32)
+	case uint32:
+		v = uint32(0)
+	case int64:
+		v = int64(math.MinInt64)
+	case uint64:
+		v = uint64(0)
+	case float32:
+		v = float32(math.Inf(-1))
+	default:
+		v = math.Inf(-1)
+	}
+	return v.(T)
+}
