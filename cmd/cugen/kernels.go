@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/internal/gen"
 	"io"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	// -cuda goes into kernels.go's import declaration and its recorded
 	// command line: a Go import path, or an error before anything runs.
 	if *cudaPath != "" {
-		if err := checkImportPathFlag("-cuda", *cudaPath); err != nil {
+		if err := gen.CheckImportPath("-cuda", *cudaPath); err != nil {
 			return err
 		}
 	}
@@ -82,8 +83,8 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 // kernelsCommand is the command line the generated files record: paths
 // relative to the module root cugen runs in.
 func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPath string) string {
-	root, _ := moduleRoot()
-	rel := relTo(root)
+	root, _ := gen.ModuleRoot()
+	rel := gen.RelTo(root)
 	args := []string{"cugen", "kernels", "-src", rel(src), "-arch", arch}
 	for _, d := range includes {
 		args = append(args, "-I", rel(d))
@@ -98,5 +99,5 @@ func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPa
 		args = append(args, "-cuda", cudaPath)
 	}
 	args = append(args, "-out", rel(out))
-	return commandLine(args)
+	return gen.CommandLine(args)
 }
