@@ -49,6 +49,12 @@ type Desc struct {
 	// Include are the headers the translation unit includes for this
 	// library, in order, when the header set has them.
 	Include []string
+	// Shared are headers that other libraries' headers include (cuComplex.h
+	// from cublas_api.h) and whose declarations belong to this library,
+	// the Owner: the translation unit includes them after every
+	// library's Include (Headers), so a parse of some libraries (-lib)
+	// gives this library's package what a parse of all gives it.
+	Shared []string
 	// Declare are the headers whose extern functions, types and macros
 	// belong to the library (an included header may include others that
 	// belong to it, as cuda_runtime.h includes cuda_runtime_api.h).
@@ -489,12 +495,20 @@ func ByKey(descs []*Desc, key ir.Library) *Desc {
 }
 
 // Headers returns every header the translation unit includes, in order:
-// each description's Include, then its SymbolVersions header. headers.lock
+// each description's Include, then its Shared headers, then its
+// SymbolVersions header. headers.lock
 // pins them and everything they include.
 func Headers(descs []*Desc) []string {
 	var out []string
 	for _, d := range descs {
 		for _, h := range d.Include {
+			if !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	for _, d := range descs {
+		for _, h := range d.Shared {
 			if !slices.Contains(out, h) {
 				out = append(out, h)
 			}
