@@ -414,6 +414,18 @@ func Select(all []*Desc, names []string) ([]*Desc, error) {
 	return out, nil
 }
 
+// LibsCommand is the shell line that fetches what d needs at run time
+// for CUDA major from the Debian packages cugen locks, and points a
+// generated package at it: no GPU, toolkit or pip needed (cugen libs).
+// It is "" where there is none: no package locked for d, a major Debian
+// does not package (13), or a library that comes with the driver.
+func (d *Desc) LibsCommand(major int) string {
+	if major != 12 || len(d.LockLibs) == 0 || !d.Load.PerMajor() {
+		return ""
+	}
+	return fmt.Sprintf(`eval "$(go tool cugen libs -major %d %s)"`, major, d.Package)
+}
+
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is
 // not in all is an error.

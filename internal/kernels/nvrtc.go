@@ -40,7 +40,8 @@ func OpenNVRTC() (*NVRTC, error) {
 		n.Version = v
 		return n, nil
 	}
-	return nil, fmt.Errorf("cugen kernels: NVRTC not found (compiling needs NVRTC 12 or 13, no GPU):\n%s", strings.Join(errs, "\n"))
+	return nil, fmt.Errorf("cugen kernels: NVRTC not found (compiling needs NVRTC 12 or 13, no GPU): %s, or pip install %s, or install a CUDA toolkit; where it looked:\n%s",
+		library.NVRTC.LibsCommand(12), library.NVRTC.Load.PipPackage(13), strings.Join(errs, "\n"))
 }
 
 // maxErrorText bounds the text of an nvrtcResult read from NVRTC.
