@@ -15,7 +15,7 @@
 //	cugen gen -desc mylib.json -headers /usr/local/cuda/include -with ./include -out ./cuda   a library of your own: ./cuda/mylib, with ./cuda/cu and ./cuda/cudart
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
-//	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
+//	cugen doctor [-major 12] [-lib cudart] [-v]   what is wrong, with advice, and a line per library group (in a module: the libraries it generated); -v: where each loads from, versions, devices
 //	cugen kernels -src k.cu -out kernels   your kernels as typed Go functions: compiled by NVRTC now (no GPU), cubins and PTX embedded
 //
 // Commands for cugen's maintainers (they keep headers.lock, the cache and

@@ -50,7 +50,7 @@ Commands for users:
   cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -carried [-check]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
-  cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
+  cugen doctor [-major 12|13]... [-lib NAME[,NAME]]... [-v]
   cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
 
 Commands for cugen's maintainers (headers.lock, the cache, generated/):
