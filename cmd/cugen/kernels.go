@@ -47,7 +47,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	}
 	o := kernels.Options{
 		Src: *src, Archs: archs, Includes: includes, Instances: names,
-		Package: *pkg, CudaPath: *cudaPath, Out: *out,
+		Package: *pkg, CudaPath: *cudaPath, Out: *out, Log: stderr,
 		Command: kernelsCommand(*src, *arch, includes, names, *out, *pkg, *cudaPath),
 	}
 	files, err := kernels.Generate(o)

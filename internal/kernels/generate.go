@@ -6,6 +6,7 @@ package kernels
 import (
 	"fmt"
 	"go/token"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -27,6 +28,9 @@ type Options struct {
 	CudaPath  string   // the import path of package cuda
 	Command   string   // the command line recorded in the files
 	Out       string   // the package directory
+	// Log gets notes: a template kernel no -name instantiates (nil:
+	// discarded).
+	Log io.Writer
 }
 
 // maxSource bounds the source file read.
@@ -49,6 +53,9 @@ func Generate(o Options) (map[string][]byte, error) {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
 	}
 	base := filepath.Base(o.Src)
+	if o.Log != nil {
+		noteTemplates(o.Log, src, base, o.Instances)
+	}
 	ks, err := parser.Kernels(src, base, o.Instances)
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
@@ -185,3 +192,22 @@ func ParseArchs(s string) ([]int, error) {
 // other is named: cugen's one package cuda, whose CUDA major is the
 // build's (-tags cuda12 or none), whatever NVRTC compiled the kernels.
 const DefaultCudaPath = "github.com/cugen/cugen/cuda"
+
+// noteTemplates notes each template kernel of src that no instance
+// names: it is not bound, and without a note nothing says so.
+func noteTemplates(w io.Writer, src []byte, file string, instances []string) {
+	ts, err := parser.KernelTemplates(src, file)
+	if err != nil {
+		return // Kernels read the same source
+	}
+	for _, t := range ts {
+		if slices.ContainsFunc(instances, func(i string) bool {
+			name, _, _ := strings.Cut(i, "<")
+			return strings.TrimSpace(name) == t.Name
+		}) {
+			continue
+		}
+		fmt.Fprintf(w, "cugen kernels: note: %s:%d: template kernel %s<%s> is not bound: -name '%s<...>' binds an instantiation (one argument for each of %s)\n",
+			file, t.Line, t.Name, strings.Join(t.Params, ", "), t.Name, strings.Join(t.Params, ", "))
+	}
+}
