@@ -306,7 +306,7 @@ func unknownArgument(cfg *cc.Config, defs []string, file string, instances []str
 			continue
 		}
 		for _, a := range args {
-			if known("typedef " + a + " __cugen_probe;") || known("enum { __cugen_probe = (" + a + ") };") {
+			if known("typedef "+a+" __cugen_probe;") || known("enum { __cugen_probe = ("+a+") };") {
 				continue
 			}
 			return fmt.Errorf("-name %q: %q is not a type -name knows: C's (char, short, int, long, long long, their unsigned forms, float, double, bool), "+
