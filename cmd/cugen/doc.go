@@ -23,7 +23,7 @@
 //
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
-//	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
+//	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory (-lib nvrtc,cublas: gen's names, as -major 12 nvrtc cublas)
 //	eval "$(cugen libs -major 12 nvrtc cublas)"   fetch what the libraries need to work, set CUGEN_LIBNVRTC, ..., LD_LIBRARY_PATH
 //	eval "$(cugen libs -env -major 12)"   the same for every library Debian packages: make test's environment
 //	cugen sys [-check]               write cuda/sys/X (the major-neutral packages) from generated/cudaN/X

@@ -7,20 +7,23 @@ import (
 	"github.com/cugen/cugen/internal/gen"
 	"github.com/cugen/cugen/internal/libenv"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cugen/cugen/internal/lock"
 )
 
-// cmdLibs fetches locked library packages into the cache. With -lib, one
-// Debian package by its name, printing its directory. With -major and
+// cmdLibs fetches locked library packages into the cache. With -lib
+// and gen's library names (nvrtc,cublas), as -major 12 with those names;
+// with -lib and a Debian package's name, that package, printing its
+// directory. With -major and
 // library names (Go package names), what each library needs at run time
 // (library.Desc LockLibs, and those of its Needs), printing the shell
 // commands that use them. With -env -major 12, the same for every library
 // Debian packages: the test environment of make test.
 func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
-	name := fs.String("lib", "", "library entry of the lock file, a Debian package (e.g. libcudart12): print its directory")
+	name := fs.String("lib", "", "libraries as gen's -lib names them (nvrtc,cublas: as -major 12 nvrtc cublas), or a Debian package of the lock file (libcudart12: print its directory)")
 	major := fs.Int("major", 0, "the CUDA major of the library names given (12; CUDA 13's libraries are not Debian packages)")
 	lockPath := fs.String("lock", "", "lock file (default: the headers.lock cugen carries, the one of its module)")
 	env := fs.Bool("env", false, "with -major 12 and no names: every library Debian packages, the driver's and NVML's copies too (make test's environment, for tests without a GPU)")
@@ -35,6 +38,12 @@ func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	for _, n := range names {
 		if strings.HasPrefix(n, "-") {
 			return fmt.Errorf("cugen libs: flag %s after the library names: give the flags first (cugen libs -major 12 nvrtc)", n)
+		}
+	}
+	if libs := strings.Split(*name, ","); *name != "" && !slices.ContainsFunc(libs, func(n string) bool { return libraryNamed(n) == nil }) {
+		*name, names = "", append(names, libs...) // gen's names: -major 12's
+		if *major == 0 {
+			*major = 12 // the one Debian packages
 		}
 	}
 	l, err := gen.ReadLock(*lockPath)

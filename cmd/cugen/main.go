@@ -56,7 +56,7 @@ Commands for users:
 Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
-  cugen libs (-lib NAME | -major 12 NAME... | -env -major 12) [-lock FILE]
+  cugen libs (-lib NAME[,NAME]... | -major 12 NAME... | -env -major 12) [-lock FILE]
   cugen sys [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
@@ -70,7 +70,7 @@ from the IR cugen carries of the set, with no download (-parse: fetch and
 parse the headers); -lib takes any case. ir -carried (maintainers) writes
 the IRs cugen carries from the pinned headers; -check fails on drift.
 libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
-names) need to work, Debian's packages, verified against the lock, and
+names; -lib nvrtc,cublas the same) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
 LD_LIBRARY_PATH for what they open by soname (NVRTC's builtins, cuBLASLt).
 libs -env -major 12 does so for every library Debian packages, and the
