@@ -51,8 +51,8 @@ type Desc struct {
 	Include []string
 	// Shared are headers that other libraries' headers include (cuComplex.h
 	// from cublas_api.h) and whose declarations belong to this library,
-	// the Owner: the translation unit includes them after every
-	// library's Include (Headers), so a parse of some libraries (-lib)
+	// the Owner: the translation unit includes them last (Headers), so
+	// a parse of some libraries (-lib)
 	// gives this library's package what a parse of all gives it.
 	Shared []string
 	// Declare are the headers whose extern functions, types and macros
@@ -507,8 +507,8 @@ func ByKey(descs []*Desc, key ir.Library) *Desc {
 }
 
 // Headers returns every header the translation unit includes, in order:
-// each description's Include, then its Shared headers, then its
-// SymbolVersions header. headers.lock
+// each description's Include, then its SymbolVersions header, then its
+// Shared headers. headers.lock
 // pins them and everything they include.
 func Headers(descs []*Desc) []string {
 	var out []string
@@ -520,15 +520,17 @@ func Headers(descs []*Desc) []string {
 		}
 	}
 	for _, d := range descs {
+		if d.SymbolVersions != "" && !slices.Contains(out, d.SymbolVersions) {
+			out = append(out, d.SymbolVersions)
+		}
+	}
+	// Last: included again where a library's headers included them, a
+	// no-op then, a doc comment of theirs reaches no declaration.
+	for _, d := range descs {
 		for _, h := range d.Shared {
 			if !slices.Contains(out, h) {
 				out = append(out, h)
 			}
-		}
-	}
-	for _, d := range descs {
-		if d.SymbolVersions != "" && !slices.Contains(out, d.SymbolVersions) {
-			out = append(out, d.SymbolVersions)
 		}
 	}
 	return out
