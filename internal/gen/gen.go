@@ -54,6 +54,9 @@ type Result struct {
 	Out     string   // the output directory
 	Summary []string // a part per package written: "cu 432/432 bound, 0 skipped"
 	Stale   int      // with Check: the files that differ
+	// Parsed are the Go packages of the libraries whose headers were
+	// parsed; nil when none were (an IR read) or every library was.
+	Parsed []string
 }
 
 // Run generates the packages cfg asks for, and writes them (or, with
@@ -102,7 +105,7 @@ func Run(cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
-	api, origin, err := cfg.api(sel, desc)
+	api, origin, parsed, err := cfg.api(sel, desc)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +159,9 @@ func Run(cfg Config) (*Result, error) {
 		fmt.Fprintln(cfg.Stdout, n)
 	}
 	res := &Result{Version: ver, Out: out}
+	if cfg.IR == "" && src.Libs != nil && parsed {
+		res.Parsed = library.Packages(src.Libs)
+	}
 	if cfg.Check {
 		res.Stale, err = checkSet(out, pkgs, layer, cfg.Stdout, cfg.Stderr)
 		return res, err
@@ -165,38 +171,35 @@ func Run(cfg Config) (*Result, error) {
 
 // api is the IR to emit and the origin its files name: read from -ir,
 // the one cugen carries of -set, or parsed.
-func (cfg *Config) api(sel []*library.Desc, desc genDesc) (*ir.API, string, error) {
+func (cfg *Config) api(sel []*library.Desc, desc genDesc) (api *ir.API, origin string, parsed bool, err error) {
 	src := &cfg.Source
 	if cfg.IR != "" {
 		// Emitting from a saved IR lets a machine without a toolkit's
 		// headers (13.0 lives only on the GPU machine) regenerate its
 		// packages after an emit change: generated/cuda13/ir.json.gz.
-		api, err := ReadIR(cfg.IR)
-		if err != nil {
-			return nil, "", err
+		if api, err = ReadIR(cfg.IR); err != nil {
+			return nil, "", false, err
 		}
 		if cfg.Origin != "" {
-			return api, cfg.Origin, nil
+			return api, cfg.Origin, false, nil
 		}
-		return api, api.Origin, nil // the lock entry the IR was parsed under
+		return api, api.Origin, false, nil // the lock entry the IR was parsed under
 	}
 	if src.Headers == "" && src.Set == "" {
-		return nil, "", src.Required("-headers DIR, -set NAME or -ir FILE")
+		return nil, "", false, src.Required("-headers DIR, -set NAME or -ir FILE")
 	}
 	if !cfg.Parse && desc.file == nil { // -desc reads headers of its own
-		api, err := src.carriedIR(sel)
-		if err != nil {
-			return nil, "", err
+		if api, err = src.carriedIR(sel); err != nil {
+			return nil, "", false, err
 		}
 		if api != nil {
-			return api, api.Origin, nil
+			return api, api.Origin, false, nil
 		}
 	}
-	api, origin, err := src.Parse(cfg.Stderr)
-	if err != nil {
-		return nil, "", err
+	if api, origin, err = src.Parse(cfg.Stderr); err != nil {
+		return nil, "", false, err
 	}
-	return api, origin, desc.checkAPI(api)
+	return api, origin, true, desc.checkAPI(api)
 }
 
 // write writes the packages and the layer to out, as one unit under
