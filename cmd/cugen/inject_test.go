@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/internal/gen"
+	"github.com/cugen/cugen/internal/kernels"
 	"github.com/cugen/cugen/internal/testset"
 )
 
@@ -56,7 +57,7 @@ func TestRecordedCommandLine(t *testing.T) {
 		if strings.ContainsRune(h, 0) {
 			continue // bash's arguments are C strings: NUL is checked below
 		}
-		line := kernelsCommand("k.cu", "sm_90", nil, []string{h}, "out", "", "")
+		line := kernels.Command("k.cu", "sm_90", nil, []string{h}, "out", "", "")
 		if strings.ContainsAny(line, "\n\r\u2028\u2029\u0085") {
 			t.Errorf("kernels -name %q: the command line %q is not one line", h, line)
 			continue

@@ -48,7 +48,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	o := kernels.Options{
 		Src: *src, Archs: archs, Includes: includes, Instances: names,
 		Package: *pkg, CudaPath: *cudaPath, Out: *out, Log: stderr,
-		Command: kernelsCommand(*src, *arch, includes, names, *out, *pkg, *cudaPath),
+		Command: kernels.Command(*src, *arch, includes, names, *out, *pkg, *cudaPath),
 	}
 	files, err := kernels.Generate(o)
 	if err != nil {
@@ -78,26 +78,4 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "cugen kernels: %s -> %s (%s)\n", *src, dir, strings.Join(written, ", "))
 	return nil
-}
-
-// kernelsCommand is the command line the generated files record: paths
-// relative to the module root cugen runs in.
-func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPath string) string {
-	root, _ := gen.ModuleRoot()
-	rel := gen.RelTo(root)
-	args := []string{"cugen", "kernels", "-src", rel(src), "-arch", arch}
-	for _, d := range includes {
-		args = append(args, "-I", rel(d))
-	}
-	for _, n := range names {
-		args = append(args, "-name", n)
-	}
-	if pkg != "" {
-		args = append(args, "-pkg", pkg)
-	}
-	if cudaPath != "" {
-		args = append(args, "-cuda", cudaPath)
-	}
-	args = append(args, "-out", rel(out))
-	return gen.CommandLine(args)
 }
