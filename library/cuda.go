@@ -91,13 +91,16 @@ var Driver = &Desc{
 // Runtime is the CUDA runtime API: package cudart, libcudart.so.N. It owns
 // the types of the headers it includes (driver_types.h, vector_types.h, ...).
 var Runtime = &Desc{
-	Key:          ir.Runtime,
-	Title:        "CUDA runtime",
-	API:          "runtime",
-	Package:      "cudart",
-	Imports:      []ir.Library{ir.Driver},
-	Include:      []string{"cuda_runtime.h", "cuda_profiler_api.h"},
-	Declare:      []string{"cuda_runtime_api.h", "cuda_profiler_api.h"},
+	Key:     ir.Runtime,
+	Title:   "CUDA runtime",
+	API:     "runtime",
+	Package: "cudart",
+	Imports: []ir.Library{ir.Driver},
+	Include: []string{"cuda_runtime.h", "cuda_profiler_api.h"},
+	Declare: []string{"cuda_runtime_api.h", "cuda_profiler_api.h"},
+	// The math libraries' headers include these; their types (cuComplex,
+	// __half_raw) are the runtime's whichever libraries are parsed.
+	Shared:       []string{"cuComplex.h", "cuda_fp16.h", "cuda_bf16.h"},
 	Owner:        true,
 	Required:     true,
 	Prefixes:     cudaPrefixes,

@@ -49,6 +49,12 @@ type Desc struct {
 	// Include are the headers the translation unit includes for this
 	// library, in order, when the header set has them.
 	Include []string
+	// Shared are headers that other libraries' headers include (cuComplex.h
+	// from cublas_api.h) and whose declarations belong to this library,
+	// the Owner: the translation unit includes them last (Headers), so
+	// a parse of some libraries (-lib)
+	// gives this library's package what a parse of all gives it.
+	Shared []string
 	// Declare are the headers whose extern functions, types and macros
 	// belong to the library (an included header may include others that
 	// belong to it, as cuda_runtime.h includes cuda_runtime_api.h).
@@ -408,6 +414,18 @@ func Select(all []*Desc, names []string) ([]*Desc, error) {
 	return out, nil
 }
 
+// LibsCommand is the shell line that fetches what d needs at run time
+// for CUDA major from the Debian packages cugen locks, and points a
+// generated package at it: no GPU, toolkit or pip needed (cugen libs).
+// It is "" where there is none: no package locked for d, a major Debian
+// does not package (13), or a library that comes with the driver.
+func (d *Desc) LibsCommand(major int) string {
+	if major != 12 || len(d.LockLibs) == 0 || !d.Load.PerMajor() {
+		return ""
+	}
+	return fmt.Sprintf(`eval "$(go tool cugen libs -major %d %s)"`, major, d.Package)
+}
+
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is
 // not in all is an error.
@@ -489,7 +507,8 @@ func ByKey(descs []*Desc, key ir.Library) *Desc {
 }
 
 // Headers returns every header the translation unit includes, in order:
-// each description's Include, then its SymbolVersions header. headers.lock
+// each description's Include, then its SymbolVersions header, then its
+// Shared headers. headers.lock
 // pins them and everything they include.
 func Headers(descs []*Desc) []string {
 	var out []string
@@ -503,6 +522,15 @@ func Headers(descs []*Desc) []string {
 	for _, d := range descs {
 		if d.SymbolVersions != "" && !slices.Contains(out, d.SymbolVersions) {
 			out = append(out, d.SymbolVersions)
+		}
+	}
+	// Last: included again where a library's headers included them, a
+	// no-op then, a doc comment of theirs reaches no declaration.
+	for _, d := range descs {
+		for _, h := range d.Shared {
+			if !slices.Contains(out, h) {
+				out = append(out, h)
+			}
 		}
 	}
 	return out

@@ -101,6 +101,9 @@ func Kernels(src []byte, file string, instances []string) ([]*ir.Kernel, error) 
 		{Name: "<kernels>", Value: unit},
 	})
 	if err != nil {
+		if perr := unknownArgument(cfg, defs, file, instances); perr != nil {
+			return nil, perr
+		}
 		first, _, _ := strings.Cut(err.Error(), "\n")
 		return nil, fmt.Errorf("kernel parameters as C: %s", first)
 	}
@@ -283,6 +286,60 @@ var kernelPrelude = func() string {
 	b.WriteString("typedef struct dim3 { unsigned int x, y, z; } dim3;\n")
 	return b.String()
 }()
+
+// unknownArgument is the error for the first template argument of
+// instances that is neither a type nor an integer constant the parse of
+// the kernels' parameters knows (axpy<half>: NVRTC's cuda_fp16.h is not
+// read), naming the types it knows; nil when every one is known.
+func unknownArgument(cfg *cc.Config, defs []string, file string, instances []string) error {
+	known := func(decl string) bool {
+		_, err := translate(cfg, []cc.Source{
+			{Name: "<predefined>", Value: cfg.Predefined},
+			{Name: "<builtin>", Value: cc.Builtin},
+			{Name: "<kernels>", Value: kernelPrelude + strings.Join(defs, "\n") + "\n" + decl + "\n"},
+		})
+		return err == nil
+	}
+	for _, inst := range instances {
+		_, args, err := splitInstance(inst)
+		if err != nil {
+			continue
+		}
+		for _, a := range args {
+			if known("typedef "+a+" __cugen_probe;") || known("enum { __cugen_probe = ("+a+") };") {
+				continue
+			}
+			return fmt.Errorf("-name %q: %q is not a type -name knows: C's (char, short, int, long, long long, their unsigned forms, float, double, bool), "+
+				"<stdint.h>'s and <stddef.h>'s (int32_t, uint64_t, size_t, ...), CUDA's vector types (float4, int2, uchar3, ..., dim3), "+
+				"cudaTextureObject_t, cudaSurfaceObject_t, and the structs and typedefs %s declares; or an integer constant", inst, a, file)
+		}
+	}
+	return nil
+}
+
+// KernelTemplate is a __global__ template of a CUDA source: bound only
+// through an instantiation named with -name.
+type KernelTemplate struct {
+	Name   string
+	Line   int
+	Params []string // the template parameters' names
+}
+
+// KernelTemplates lists the __global__ templates of src, in order.
+func KernelTemplates(src []byte, file string) ([]KernelTemplate, error) {
+	toks, err := scanCUDA(src, file)
+	if err != nil {
+		return nil, err
+	}
+	decls, _ := kernelDecls(toks)
+	var out []KernelTemplate
+	for _, d := range decls {
+		if d.template != nil {
+			out = append(out, KernelTemplate{Name: d.name, Line: d.line, Params: d.template})
+		}
+	}
+	return out, nil
+}
 
 // splitInstance splits "saxpy<float, 4>" into saxpy and [float 4].
 func splitInstance(s string) (name string, args []string, err error) {

@@ -174,3 +174,30 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 }
+
+// TestUnknownTemplateArgument: a -name whose template argument the parse
+// of the parameters does not know is an error naming it and the types it
+// knows (issue 40: axpy<half> said "unexpected identifier, expected
+// ')'"); the source's own types and the vector types are known, and the
+// second argument of two is named as the first is.
+func TestUnknownTemplateArgument(t *testing.T) {
+	src := []byte("struct P { float x; };\ntemplate <typename T> __global__ void axpy(T a, const T *x, T *y) {}\n" +
+		"template <typename A, typename B> __global__ void pair(A *a, B b) {}\n")
+	for _, c := range []struct{ name, want string }{
+		{"axpy<half>", `-name "axpy<half>": "half" is not a type -name knows: C's (char,`},
+		{"pair<float, bf16>", `-name "pair<float, bf16>": "bf16" is not a type -name knows`},
+		{"axpy<P>", ""}, {"axpy<float4>", ""}, {"axpy<int32_t>", ""}, {"pair<unsigned char, P*>", ""},
+	} {
+		_, err := Kernels(src, "k.cu", []string{c.name})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("-name %s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want) || !strings.Contains(err.Error(), "float4") || !strings.Contains(err.Error(), "k.cu declares")):
+			t.Errorf("-name %s: %v\nwant %s ... naming float4 and k.cu's types", c.name, err, c.want)
+		}
+	}
+	ts, err := KernelTemplates(src, "k.cu")
+	if err != nil || len(ts) != 2 || ts[0].Name != "axpy" || ts[0].Line != 2 || strings.Join(ts[1].Params, ",") != "A,B" {
+		t.Errorf("KernelTemplates = %+v, %v", ts, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/internal/apidiff"
+	"github.com/cugen/cugen/internal/gen"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -49,15 +50,14 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 // a header set that exists only on another machine).
 func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
 	if file, ok := strings.CutPrefix(arg, "ir:"); ok {
-		return readIR(file)
+		return gen.ReadIR(file)
 	}
-	var dir, set string
+	src := &gen.Source{Lock: lockPath}
 	if name, ok := strings.CutPrefix(arg, "set:"); ok {
-		set = name
+		src.Set = name
 	} else {
-		dir = arg
+		src.Headers = arg
 	}
-	src := &source{headers: &dir, set: &set, lockPath: &lockPath}
-	api, _, err := src.parse(stderr)
+	api, _, err := src.Parse(stderr)
 	return api, err
 }

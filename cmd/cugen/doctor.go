@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/internal/doctor"
+	"github.com/cugen/cugen/internal/gen"
 )
 
 // cmdDoctor prints, for every library and CUDA major, what a generated
@@ -32,8 +33,13 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	})
+	fs.BoolVar(&o.Verbose, "v", false, "print every line: where each library loads from or every place tried, versions, devices, every problem (default: at most 25 lines)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	if root, _ := gen.ModuleRoot(); root != "" && len(o.Libs) == 0 {
+		// In a module, the libraries it generated (none found: all).
+		o.Generated, _ = doctor.Generated(root)
 	}
 	rep, err := doctor.Run(stdout, o)
 	if err != nil {

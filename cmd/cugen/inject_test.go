@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/internal/gen"
+	"github.com/cugen/cugen/internal/kernels"
 	"github.com/cugen/cugen/internal/testset"
 )
 
@@ -55,7 +57,7 @@ func TestRecordedCommandLine(t *testing.T) {
 		if strings.ContainsRune(h, 0) {
 			continue // bash's arguments are C strings: NUL is checked below
 		}
-		line := kernelsCommand("k.cu", "sm_90", nil, nil, []string{h}, "out", "", "")
+		line := kernels.Command("k.cu", "sm_90", nil, nil, []string{h}, "out", "", "")
 		if strings.ContainsAny(line, "\n\r\u2028\u2029\u0085") {
 			t.Errorf("kernels -name %q: the command line %q is not one line", h, line)
 			continue
@@ -66,20 +68,19 @@ func TestRecordedCommandLine(t *testing.T) {
 		}
 	}
 	for _, h := range hostile {
-		arg := commandArg(h)
-		if strings.ContainsAny(arg, "\n\r\x00\u2028\u2029\u0085") {
-			t.Errorf("commandArg(%q) = %q: not one line of printable text", h, arg)
+		line := gen.CommandLine([]string{"cugen", h})
+		if strings.ContainsAny(line, "\n\r\x00\u2028\u2029\u0085") {
+			t.Errorf("CommandLine(cugen, %q) = %q: not one line of printable text", h, line)
 		}
 		if strings.ContainsRune(h, 0) {
 			continue
 		}
-		if got := read("cugen " + arg); !slices.Equal(got, []string{h}) {
-			t.Errorf("commandArg(%q) = %q reads back as %q", h, arg, got)
+		if got := read(line); !slices.Equal(got, []string{h}) {
+			t.Errorf("CommandLine(cugen, %q) = %q reads back as %q", h, line, got)
 		}
 	}
-	set := "12.4"
-	src := &source{headers: new(string), set: &set, lockPath: new(string)}
-	line := genCommand(src, "x.json", "", hostile[0], true, filepath.Join(t.TempDir(), "o"), "example.com/o")
+	src := &gen.Source{Set: "12.4"}
+	line := gen.Command(src, "x.json", "", hostile[0], true, filepath.Join(t.TempDir(), "o"), "example.com/o")
 	if strings.ContainsAny(line, "\n\r") {
 		t.Errorf("gen -origin %q: the command line %q is not one line", hostile[0], line)
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/gen"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/kernels"
-	"github.com/cugen/cugen/internal/lock"
 )
 
 // cmdKernels compiles a CUDA C++ source's kernels with NVRTC (on the CPU)
@@ -41,7 +41,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	// -cuda goes into kernels.go's import declaration and its recorded
 	// command line: a Go import path, or an error before anything runs.
 	if *cudaPath != "" {
-		if err := checkImportPathFlag("-cuda", *cudaPath); err != nil {
+		if err := gen.CheckImportPath("-cuda", *cudaPath); err != nil {
 			return err
 		}
 	}
@@ -51,43 +51,11 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	}
 	o := kernels.Options{
 		Src: *src, Archs: archs, Includes: includes, Instances: names,
-		Package: *pkg, CudaPath: *cudaPath, Out: *out,
-		Command: kernelsCommand(*src, *arch, includes, pinned, names, *out, *pkg, *cudaPath),
+		Package: *pkg, CudaPath: *cudaPath, Out: *out, Log: stderr,
+		Command: kernels.Command(*src, *arch, includes, pinned, names, *out, *pkg, *cudaPath),
 	}
-	if len(pinned) > 0 {
-		if *pin && *lockPath == "" {
-			*lockPath = "headers.lock"
-		}
-		l, err := readLock(*lockPath)
-		if err != nil {
-			return err
-		}
-		var entries []*lock.Entry
-		for _, name := range pinned {
-			e, err := l.Headers(name)
-			if err != nil {
-				return fmt.Errorf("cugen kernels: -headers %s: %w", name, err)
-			}
-			dir, err := fetchLib(e, stderr)
-			if err != nil {
-				return fmt.Errorf("cugen kernels: -headers %s: %w", name, err)
-			}
-			entries = append(entries, e)
-			o.Pinned = append(o.Pinned, kernels.PinnedDir{Dir: dir, Entry: e.String() + " of " + l.Path})
-		}
-		if *pin {
-			if err := pinHeaders(o, entries, l, *lockPath, stdout); err != nil {
-				return err
-			}
-		}
-		for i, e := range entries {
-			o.Pinned[i].Files = map[string]string{}
-			for _, f := range e.Files {
-				o.Pinned[i].Files[f.Path] = f.SHA256
-			}
-		}
-	} else if *pin {
-		return errors.New("cugen kernels: -pin pins the -headers entries, and there is none")
+	if err := kernels.UsePinned(&o, *lockPath, pinned, *pin, stdout, stderr); err != nil {
+		return err
 	}
 	files, err := kernels.Generate(o)
 	if err != nil {
@@ -117,55 +85,4 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "cugen kernels: %s -> %s (%s)\n", *src, dir, strings.Join(written, ", "))
 	return nil
-}
-
-// kernelsCommand is the command line the generated files record: paths
-// relative to the module root cugen runs in.
-func kernelsCommand(src, arch string, includes, pinned, names []string, out, pkg, cudaPath string) string {
-	root, _ := moduleRoot()
-	rel := relTo(root)
-	args := []string{"cugen", "kernels", "-src", rel(src), "-arch", arch}
-	for _, d := range includes {
-		args = append(args, "-I", rel(d))
-	}
-	for _, h := range pinned {
-		args = append(args, "-headers", h)
-	}
-	for _, n := range names {
-		args = append(args, "-name", n)
-	}
-	if pkg != "" {
-		args = append(args, "-pkg", pkg)
-	}
-	if cudaPath != "" {
-		args = append(args, "-cuda", cudaPath)
-	}
-	args = append(args, "-out", rel(out))
-	return commandLine(args)
-}
-
-// pinHeaders rewrites each entry of l to pin the headers the source reads
-// from its directory, and writes l to path.
-func pinHeaders(o kernels.Options, entries []*lock.Entry, l *lock.Lock, path string, stdout io.Writer) error {
-	hs, err := kernels.ReadHeaders(o)
-	if err != nil {
-		return err
-	}
-	files := make([][]string, len(entries))
-	for _, h := range hs {
-		for i, p := range o.Pinned {
-			if rel, ok := kernels.InDir(p.Dir, h.Path); ok && h.Path != "" {
-				files[i] = append(files[i], rel)
-				break
-			}
-		}
-	}
-	for i, e := range entries {
-		before := len(e.Files)
-		if err := lock.Update(e, o.Pinned[i].Dir, files[i]); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "cugen kernels: %s: %d files pinned (%d before) in %s\n", e, len(e.Files), before, path)
-	}
-	return l.WriteFile(path)
 }

@@ -136,3 +136,16 @@ func splitRecorded(s string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// TestKernelsTemplateNote: a template kernel that no -name instantiates
+// is not bound, and a note on stderr says so and how to bind it (issue
+// 40: it was skipped with no word); one that -name names gets none.
+func TestKernelsTemplateNote(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "k.cu")
+	os.WriteFile(src, []byte("template <typename T> __global__ void axpy(T a, T *y) {}\ntemplate <typename T> __global__ void fill(T *y) {}\nextern \"C\" __global__ void k(float *x) {}\n"), 0o644)
+	_, _, stderr := cugen(t, "kernels", "-src", src, "-name", "fill<float>", "-out", filepath.Join(t.TempDir(), "kernels"))
+	want := "cugen kernels: note: k.cu:1: template kernel axpy<T> is not bound: -name 'axpy<...>' binds an instantiation (one argument for each of T)\n"
+	if !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "fill<T>") {
+		t.Errorf("stderr %q; want it to start with %q and say nothing of fill", stderr, want)
+	}
+}

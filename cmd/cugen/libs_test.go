@@ -72,6 +72,12 @@ func TestLibsByName(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// -lib names libraries as gen's -lib does, in any case: the same
+	// lines (issue 39: -lib took only a Debian package's name here).
+	code, lib, stderr := cugen(t, "libs", "-lib", "NVRTC,cublas")
+	if code != 0 || lib != stdout {
+		t.Errorf("libs -lib NVRTC,cublas: exit %d, %s\n%s\nwant the lines of -major 12 nvrtc cublas:\n%s", code, stderr, lib, stdout)
+	}
 }
 
 // TestLibsEnv: cugen libs -env -major 12 prints make test's environment

@@ -37,9 +37,9 @@ type IR struct {
 	// driver's and the runtime's); nil: every library of package library.
 	Libs []string
 	// Partial: Libs leave out libraries whose headers the set has. Such
-	// an IR is not the set's: the runtime owns what the headers of the
-	// libraries left out include (cuComplex.h, cuda_fp16.h), so its
-	// cudart differs from the whole set's. Only its own library's
+	// an IR is not the set's: it lacks their declarations (and, parsed
+	// before library.Desc.Shared, the runtime's types that their headers
+	// include, cuComplex.h's and cuda_fp16.h's). Only its own library's
 	// package comes from it (make's wheels-from-ir, gen -ir); gen -set
 	// parses the set instead.
 	Partial bool

@@ -32,8 +32,15 @@ func Run(w io.Writer, o Options) (Report, error) {
 			return Report{}, fmt.Errorf("cugen doctor: -major %d: the module generates CUDA %s", m, majorList())
 		}
 	}
+	only := o.Generated
+	if len(o.Libs) > 0 || len(only) == 0 {
+		only = nil
+	}
 	if majors == nil {
 		majors = Majors
+		if only != nil {
+			majors = slices.DeleteFunc(slices.Clone(Majors), func(m int) bool { return only[m] == nil })
+		}
 	}
 	var driverDesc *library.Desc
 	for _, d := range descs {
@@ -56,7 +63,7 @@ func Run(w io.Writer, o Options) (Report, error) {
 		}
 		named[d] = true
 	}
-	r := &run{w: w, root: o.Root}
+	r := &run{w: w, root: o.Root, verbose: o.Verbose}
 
 	// The driver is required unless only libraries that work without it
 	// (NVRTC, nvJitLink, NVML) are named.
@@ -78,7 +85,7 @@ func Run(w io.Writer, o Options) (Report, error) {
 	done := map[*library.Desc]bool{driverDesc: true}
 	for _, major := range majors {
 		for _, d := range descs {
-			if done[d] || len(named) > 0 && !named[d] {
+			if done[d] || len(named) > 0 && !named[d] || only != nil && !generated(only, d, major) {
 				continue
 			}
 			if !d.Load.PerMajor() {
@@ -90,6 +97,20 @@ func Run(w io.Writer, o Options) (Report, error) {
 	r.launcher()
 	r.summary()
 	return r.Report, nil
+}
+
+// generated says whether the module generated d's package for major
+// (for a library of every major, NVML's, for any).
+func generated(only map[int][]string, d *library.Desc, major int) bool {
+	if !d.Load.PerMajor() {
+		for _, pkgs := range only {
+			if slices.Contains(pkgs, d.Package) {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.Contains(only[major], d.Package)
 }
 
 func majorList() string {
@@ -118,14 +139,49 @@ type problem struct {
 type run struct {
 	w        io.Writer
 	root     string // Options.Root
+	verbose  bool   // Options.Verbose
 	problems []problem
+	groups   []*group // in the order first checked
 	Report
 }
 
-// printf prints one line: a control character in it is escaped
-// (escapeLine).
+// group is one line of the short report: the driver's libraries (the
+// driver, NVML, NVTX) or a CUDA major's, and what each did.
+type group struct {
+	name          string // "driver", "cuda12"
+	loaded, other []string
+}
+
+// printf prints one line with Options.Verbose, else nothing: a control
+// character in it is escaped (escapeLine).
 func (r *run) printf(format string, args ...any) {
-	fmt.Fprintln(r.w, escapeLine(fmt.Sprintf(format, args...)))
+	if r.verbose {
+		fmt.Fprintln(r.w, escapeLine(fmt.Sprintf(format, args...)))
+	}
+}
+
+// checked records for the short report what label's library did: loaded
+// (what, its version where known) or not.
+func (r *run) checked(label, what string, loaded bool) {
+	name, pkg, ok := strings.Cut(label, "/")
+	if !ok {
+		name, pkg = "driver", label
+	}
+	var g *group
+	for _, x := range r.groups {
+		if x.name == name {
+			g = x
+		}
+	}
+	if g == nil {
+		g = &group{name: name}
+		r.groups = append(r.groups, g)
+	}
+	if loaded {
+		g.loaded = append(g.loaded, pkg+what)
+	} else {
+		g.other = append(g.other, pkg)
+	}
 }
 
 func (r *run) problem(isError bool, label, text string) {
@@ -137,17 +193,58 @@ func (r *run) problem(isError bool, label, text string) {
 	}
 }
 
+// summary prints the problems, errors first; without Options.Verbose
+// then as many notes as MaxLines leaves room for and a line per group.
 func (r *run) summary() {
-	if len(r.problems) == 0 {
-		r.printf("ok: no problems found")
-		return
+	line := func(format string, args ...any) {
+		fmt.Fprintln(r.w, escapeLine(fmt.Sprintf(format, args...)))
 	}
-	for _, p := range r.problems {
+	if len(r.problems) == 0 {
+		line("ok: no problems found")
+	}
+	// Errors first, then notes; without Verbose as many as leave a line
+	// for the rest and one per group.
+	ps := slices.Clone(r.problems)
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		if a.error == b.error {
+			return 0
+		} else if a.error {
+			return -1
+		}
+		return 1
+	})
+	room := len(ps)
+	if !r.verbose {
+		room = MaxLines - len(r.groups) - 1 // and cugen doctor's count of errors
+	}
+	for i, p := range ps {
+		if room < len(ps)-i && room <= 1 {
+			var left []string
+			for _, p := range ps[i:] {
+				left = append(left, p.label)
+			}
+			line("note: %d more problems, each with its advice in cugen doctor -v: %s", len(left), strings.Join(left, ", "))
+			break
+		}
 		kind := "note"
 		if p.error {
 			kind = "error"
 		}
-		r.printf("%s: %s: %s", kind, p.label, p.text)
+		line("%s: %s: %s", kind, p.label, p.text)
+		room--
+	}
+	if r.verbose {
+		return
+	}
+	for _, g := range r.groups {
+		text := fmt.Sprintf("%s: %d of %d load", g.name, len(g.loaded), len(g.loaded)+len(g.other))
+		if len(g.loaded) > 0 {
+			text += ": " + strings.Join(g.loaded, ", ")
+		}
+		if len(g.other) > 0 {
+			text += "; not: " + strings.Join(g.other, ", ")
+		}
+		line("%s", text)
 	}
 }
 
@@ -176,6 +273,7 @@ func (r *run) driver(d *library.Desc, required bool) (*ffi.Library, [3]int) {
 			advice = w
 		}
 		r.problem(required, label, advice)
+		r.checked(label, "", false)
 		return nil, [3]int{}
 	}
 	if w := r.wslDriver(label, spec.EnvVar, lib.Path()); w != "" {
@@ -183,6 +281,7 @@ func (r *run) driver(d *library.Desc, required bool) (*ffi.Library, [3]int) {
 	}
 	v := r.driverVersion(lib, spec.Version.Symbol, required)
 	r.devices(lib, required)
+	r.checked(label, versionText(" CUDA ", v), true)
 	return lib, v
 }
 
@@ -277,6 +376,7 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 	spec := d.LoadSpec(major)
 	if spec.NeedsDriver && driver == nil {
 		r.printf("%s: %s: not tried: it needs the driver, which did not load", label, spec.Name)
+		r.checked(label, "", false)
 		if required {
 			r.problem(true, label, "not loaded: it needs the driver, which did not load")
 		}
@@ -287,6 +387,7 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 	lib := ffi.NewLibrary(desc)
 	if !r.load(label, spec, lib) {
 		r.problem(required, label, r.advice(d, spec, major, lib.Load()))
+		r.checked(label, "", false)
 		return
 	}
 	var ver [3]int
@@ -302,9 +403,18 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 			r.printf("%s: version: %s %d.%d (%s)", label, v.Prefix, ver[0], ver[1], v.Symbol)
 		}
 	}
+	r.checked(label, versionText(" ", ver), true)
 	if d.Key == library.NVRTC.Key {
 		r.nvrtcCompiles(label, lib, major, ver, required)
 	}
+}
+
+// versionText is " 12.4" (after prefix) for a known version, else "".
+func versionText(prefix string, v [3]int) string {
+	if v[0] == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%d.%d", prefix, v[0], v[1])
 }
 
 // nvrtcSource is the kernel nvrtcCompiles compiles: one line, no
@@ -446,6 +556,9 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 		return fmt.Sprintf("%s not found: it comes with the NVIDIA driver: install or repair the driver, or set %s to its path", files, spec.EnvVar)
 	}
 	var ways []string
+	if c := d.LibsCommand(major); c != "" {
+		ways = append(ways, c+" (Debian's, fetched by cugen)")
+	}
 	if pip := d.Load.PipPackage(major); pip != "" {
 		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(ffi.HostWheels(spec.Wheels), ", ")))
 	}

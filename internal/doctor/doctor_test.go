@@ -21,6 +21,7 @@ import (
 func doctor(t *testing.T, o Options) (Report, []string) {
 	t.Helper()
 	var b strings.Builder
+	o.Verbose = true
 	rep, err := Run(&b, o)
 	if err != nil {
 		t.Fatalf("Run(%+v): %v", o, err)
@@ -247,7 +248,7 @@ func TestAbsent(t *testing.T) {
 	}
 	hasLine(t, lines, regexp.QuoteMeta("cuda12/cufft: cuFFT (CUDA 12): not loaded: cannot load cuFFT (CUDA 12) library: tried libcufft.so.11 (")+
 		".*"+regexp.QuoteMeta(filepath.Join(dir, "user", "lib", "python3*", "site-packages"))+".*"+regexp.QuoteMeta("; set CUGEN_LIBCUFFT to its path"))
-	hasLine(t, lines, regexp.QuoteMeta("error: cuda12/cufft: libcufft.so.11 not found: pip install nvidia-cufft-cu12 (wheel nvidia/cufft/lib) or install the CUDA 12 toolkit or set CUGEN_LIBCUFFT to its path"))
+	hasLine(t, lines, regexp.QuoteMeta("error: cuda12/cufft: libcufft.so.11 not found: eval \"$(go tool cugen libs -major 12 cufft)\" (Debian's, fetched by cugen) or pip install nvidia-cufft-cu12 (wheel nvidia/cufft/lib) or install the CUDA 12 toolkit or set CUGEN_LIBCUFFT to its path"))
 	if rep.Errors < 1 {
 		t.Errorf("Errors = %d, want the absent cuFFT counted", rep.Errors)
 	}

@@ -30,6 +30,16 @@ type Options struct {
 	// or "cudart"); nil: every description. A library named here is
 	// required: not loading for a major checked is an error.
 	Libs []string
+	// Generated, when not nil and Libs is, are the packages a module
+	// generated, by CUDA major (Generated finds them): only those
+	// libraries and majors are checked, each optional as without Libs.
+	Generated map[int][]string
+	// Verbose prints every line: where each library loads from (or every
+	// place tried), its version, the driver's devices, then every
+	// problem. Without it Run prints at most MaxLines lines: the errors
+	// with their advice, as many notes as fit, then one line per library
+	// group (Groups).
+	Verbose bool
 	// Descs are the library descriptions; nil: library.All.
 	Descs []*library.Desc
 	// Root is put before the fixed system paths doctor reads: those of the
@@ -38,6 +48,9 @@ type Options struct {
 	// temporary directory with it; "" is this system.
 	Root string
 }
+
+// MaxLines bounds what Run prints without Options.Verbose.
+const MaxLines = 25
 
 // Report is what Run found.
 type Report struct {

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/token"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -33,6 +34,9 @@ type Options struct {
 	// searched after Includes: every header read from one must be pinned
 	// there with the sha256 of its bytes, or Generate fails naming it.
 	Pinned []PinnedDir
+	// Log gets notes: a template kernel no -name instantiates (nil:
+	// discarded).
+	Log io.Writer
 }
 
 // A PinnedDir is an include directory whose files an entry of
@@ -127,6 +131,9 @@ func Generate(o Options) (map[string][]byte, error) {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
 	}
 	base := filepath.Base(o.Src)
+	if o.Log != nil {
+		noteTemplates(o.Log, src, base, o.Instances)
+	}
 	ks, err := parser.Kernels(src, base, o.Instances)
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
@@ -266,3 +273,22 @@ func ParseArchs(s string) ([]int, error) {
 // other is named: cugen's one package cuda, whose CUDA major is the
 // build's (-tags cuda12 or none), whatever NVRTC compiled the kernels.
 const DefaultCudaPath = "github.com/cugen/cugen/cuda"
+
+// noteTemplates notes each template kernel of src that no instance
+// names: it is not bound, and without a note nothing says so.
+func noteTemplates(w io.Writer, src []byte, file string, instances []string) {
+	ts, err := parser.KernelTemplates(src, file)
+	if err != nil {
+		return // Kernels read the same source
+	}
+	for _, t := range ts {
+		if slices.ContainsFunc(instances, func(i string) bool {
+			name, _, _ := strings.Cut(i, "<")
+			return strings.TrimSpace(name) == t.Name
+		}) {
+			continue
+		}
+		fmt.Fprintf(w, "cugen kernels: note: %s:%d: template kernel %s<%s> is not bound: -name '%s<...>' binds an instantiation (one argument for each of %s)\n",
+			file, t.Line, t.Name, strings.Join(t.Params, ", "), t.Name, strings.Join(t.Params, ", "))
+	}
+}

@@ -25,11 +25,11 @@ type NVRTC struct {
 // OpenNVRTC loads NVRTC of CUDA 13, else 12; the error names every place
 // tried for each.
 func OpenNVRTC() (*NVRTC, error) {
-	var errs []string
+	var errs []error
 	for _, major := range []int{13, 12} {
 		lib := ffi.NewLibrary(library.NVRTC.LoadSpec(major).LibraryDesc(nil))
 		if err := lib.Load(); err != nil {
-			errs = append(errs, err.Error())
+			errs = append(errs, err)
 			continue
 		}
 		n := &NVRTC{lib: nvrtcffi.New(lib), Major: major}
@@ -40,7 +40,8 @@ func OpenNVRTC() (*NVRTC, error) {
 		n.Version = v
 		return n, nil
 	}
-	return nil, fmt.Errorf("cugen kernels: NVRTC not found (compiling needs NVRTC 12 or 13, no GPU):\n%s", strings.Join(errs, "\n"))
+	return nil, fmt.Errorf("cugen kernels: NVRTC not found (compiling needs NVRTC 12 or 13, no GPU): %s, or pip install %s, or install a CUDA toolkit; where it looked:\n%w",
+		library.NVRTC.LibsCommand(12), library.NVRTC.Load.PipPackage(13), errors.Join(errs...)) // the *ffi.LoadErrors: a test skips for want of NVRTC
 }
 
 // maxErrorText bounds the text of an nvrtcResult read from NVRTC.

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"fmt"
@@ -9,36 +9,6 @@ import (
 	"github.com/cugen/cugen/parser/ir"
 )
 
-// libList is -lib of gen and ir: Go package names of library descriptions
-// (package library), in any case, comma-separated, the flag repeatable.
-// Its names are checked once the flags are parsed (check): an unknown one
-// is one line naming the known ones.
-type libList []string
-
-func (l *libList) String() string { return strings.Join(*l, ",") }
-
-func (l *libList) Set(v string) error {
-	for _, name := range strings.Split(v, ",") {
-		name = strings.TrimSpace(name)
-		if d := libraryNamed(name); d != nil {
-			name = d.Package // as the generated files record it, whatever the case given
-		}
-		if name != "" && !slices.Contains(*l, name) {
-			*l = append(*l, name)
-		}
-	}
-	return nil
-}
-
-// check refuses a name no description has (parseFlags calls it).
-func (l libList) check() error {
-	_, err := library.Select(library.All, l)
-	return err
-}
-
-// libraryNames are the Go package names of the libraries cugen binds.
-func libraryNames() []string { return library.Packages(library.All) }
-
 // libraryNamed is the library whose Go package is pkg, in any case.
 func libraryNamed(pkg string) *library.Desc { return library.Named(library.All, pkg) }
 
@@ -46,7 +16,7 @@ func libraryNamed(pkg string) *library.Desc { return library.Named(library.All, 
 // libraries named and those their packages import (library.Desc.Imports,
 // transitively: library.Select), in the order of library.All; notes says
 // of each one pulled in so which selected package imports it.
-func selectLibs(names libList) (sel []*library.Desc, notes []string, err error) {
+func selectLibs(names []string) (sel []*library.Desc, notes []string, err error) {
 	if sel, err = library.Select(library.All, names); err != nil {
 		return nil, nil, fmt.Errorf("cugen: -lib: %w", err)
 	}
@@ -87,7 +57,7 @@ func keys(descs []*library.Desc) []ir.Library {
 
 // checkDeclared refuses a library named by -lib that api declares no
 // function of: it would get no package.
-func checkDeclared(api *ir.API, names libList) error {
+func checkDeclared(api *ir.API, names []string) error {
 	for _, n := range names {
 		d := libraryNamed(n)
 		if d.Required || slices.ContainsFunc(api.Functions, func(f *ir.Function) bool { return f.Library == d.Key }) {

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"os"
@@ -14,12 +14,12 @@ import (
 func TestGenCommand(t *testing.T) {
 	tmp := t.TempDir()
 	root := filepath.Join("..", "..")
-	src := func(headers, set, lock string, with ...string) *source {
-		return &source{headers: &headers, set: &set, lockPath: &lock, extra: with}
+	src := func(headers, set, lock string, with ...string) *Source {
+		return &Source{Headers: headers, Set: set, Lock: lock, With: with}
 	}
 	for _, c := range []struct {
 		name            string
-		src             *source
+		src             *Source
 		ir, origin      string
 		demo            bool
 		out, importPath string
@@ -54,7 +54,7 @@ func TestGenCommand(t *testing.T) {
 			out: filepath.Join(tmp, "cuda"), importPath: "example.com/downstream/cuda",
 			want: "cugen gen -headers DIR -with DIR -demo=false -out DIR -importpath example.com/downstream/cuda"},
 	} {
-		if got := genCommand(c.src, c.ir, "", c.origin, c.demo, c.out, c.importPath, c.libs...); got != c.want {
+		if got := Command(c.src, c.ir, "", c.origin, c.demo, c.out, c.importPath, c.libs...); got != c.want {
 			t.Errorf("%s: got  %s\nwant %s", c.name, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// genCommand is the cugen gen command line that regenerates out, which
+// Command is the cugen gen command line that regenerates out, which
 // every generated file records under its marker line (emit.Options.Command):
 // the flags that decide what is written, each path relative to the root of
 // the module cugen runs in (the command runs from there), so it names no
@@ -18,9 +18,9 @@ import (
 // out, and -importpath unless it is outside the module; -desc is recorded
 // as a path like the others. A directory
 // outside the module (a toolkit's include directory) is written DIR.
-func genCommand(src *source, irFile, desc, origin string, demo bool, out, importPath string, libs ...string) string {
-	root, mod := moduleRoot()
-	rel := relTo(root)
+func Command(src *Source, irFile, desc, origin string, demo bool, out, importPath string, libs ...string) string {
+	root, mod := ModuleRoot()
+	rel := RelTo(root)
 	args := []string{"cugen", "gen"}
 	switch {
 	case irFile != "":
@@ -28,17 +28,17 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 		if origin != "" {
 			args = append(args, "-origin", origin)
 		}
-	case *src.set != "":
-		args = append(args, "-set", *src.set)
+	case src.Set != "":
+		args = append(args, "-set", src.Set)
 		// No -lock is the lock cugen carries: nothing to record.
-		if *src.lockPath != "" {
-			if l := rel(*src.lockPath); l != "headers.lock" {
+		if src.Lock != "" {
+			if l := rel(src.Lock); l != "headers.lock" {
 				args = append(args, "-lock", l)
 			}
 		}
 	default:
-		args = append(args, "-headers", rel(*src.headers))
-		for _, w := range src.extra {
+		args = append(args, "-headers", rel(src.Headers))
+		for _, w := range src.With {
 			args = append(args, "-with", rel(w))
 		}
 	}
@@ -63,14 +63,14 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 	if !derived && importPath != "" {
 		args = append(args, "-importpath", importPath)
 	}
-	return commandLine(args)
+	return CommandLine(args)
 }
 
-// commandLine joins a recorded command's arguments, each quoted for a
+// CommandLine joins a recorded command's arguments, each quoted for a
 // POSIX shell where it needs it (commandArg): one line that a shell reads
 // back as the same arguments. It goes into a comment of every generated
 // file, so no argument (a path, a -name, -origin) may break that line.
-func commandLine(args []string) string {
+func CommandLine(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
 		q[i] = commandArg(a)
@@ -88,7 +88,7 @@ func commandArg(s string) string {
 		return s
 	}
 	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 }) && utf8.ValidString(s) {
-		return shellQuote(s)
+		return ShellQuote(s)
 	}
 	var b strings.Builder
 	b.WriteString("$'")
@@ -116,10 +116,10 @@ func commandArg(s string) string {
 // safeArgChars are the characters a recorded argument needs no quotes for.
 const safeArgChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%"
 
-// relTo returns the func that writes a path of a recorded command line:
+// RelTo returns the func that writes a path of a recorded command line:
 // relative to root, the module root the command runs from, with slashes;
 // "DIR" for a path outside it (a machine's directory).
-func relTo(root string) func(p string) string {
+func RelTo(root string) func(p string) string {
 	return func(p string) string {
 		if root == "" {
 			if filepath.IsLocal(p) {
@@ -139,9 +139,9 @@ func relTo(root string) func(p string) string {
 	}
 }
 
-// moduleRoot is the directory of the go.mod above the working directory
+// ModuleRoot is the directory of the go.mod above the working directory
 // and its module path; "" outside a module.
-func moduleRoot() (root, mod string) {
+func ModuleRoot() (root, mod string) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", ""
@@ -149,8 +149,8 @@ func moduleRoot() (root, mod string) {
 	return goModAbove(wd)
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=") == "" {
 		return s
 	}
