@@ -34,6 +34,8 @@
 // [github.com/cugen/cugen/cuda/rand] (cuRAND) and
 // [github.com/cugen/cugen/cuda/dnn] (cuDNN), which share their errors
 // (one Error type, ErrClosed) through github.com/cugen/cugen/cuda/internal;
+// [github.com/cugen/cugen/cuda/algo] (device-wide reduce, scan, radix
+// sort and argsort: CUB's kernels, compiled when cugen generated them);
 // [github.com/cugen/cugen/cuda/launcher] (a job's ranks from torchrun's,
 // srun's, mpirun's variables) and [github.com/cugen/cugen/cuda/rendezvous]
 // (rank 0's NCCL id handed out over TCP), behind [JoinCommFromEnv];
