@@ -15,11 +15,10 @@ import (
 // m, leaving the Examples out (-test.skip ^Example) when devices
 // (cuda.DeviceCount) or the Load of one of libs fails for want of a
 // driver, a device or a library, as NeedDevice and NeedLibrary would skip
-// a test:
-// unless RequireGPUEnv or RequireLibsEnv says to fail instead, or -test.skip
-// was given. So go test compiles the Examples everywhere, and runs them,
-// checking their Output, where a GPU is (make gpu's run sets both
-// switches). It returns m.Run's code, for os.Exit. Held by
+// a test, unless RequireGPUEnv or RequireLibsEnv says to fail instead (a
+// -test.skip given keeps what it leaves out too). So go test compiles the
+// Examples everywhere, and runs them, checking their Output, where a GPU is
+// (make gpu's run sets both switches). It returns m.Run's code, for os.Exit. Held by
 // TestRunExamplesOnGPU.
 func RunExamplesOnGPU(m *testing.M, devices func() (int, error), libs ...*ffi.Library) int {
 	if !flag.Parsed() {
@@ -36,9 +35,15 @@ func RunExamplesOnGPU(m *testing.M, devices func() (int, error), libs ...*ffi.Li
 		}
 		return nil
 	}
-	if skip := flag.Lookup("test.skip"); skip != nil && skip.Value.String() == "" {
+	if skip := flag.Lookup("test.skip"); skip != nil {
 		if why := examplesSkip(setup()); why != "" {
-			skip.Value.Set("^Example")
+			// beside what -test.skip already leaves out (the wine run's
+			// list of tests that cannot run there)
+			pattern := "^Example"
+			if given := skip.Value.String(); given != "" {
+				pattern = given + "|" + pattern
+			}
+			skip.Value.Set(pattern)
 			fmt.Fprintf(os.Stderr, "cugentest: the Examples are left out: %s\n", why)
 		}
 	}

@@ -86,12 +86,12 @@ passed standin TestStandinContextDemo TestStandinLayer
 CUGEN_LIBCUDA= CUGEN_LIBCUDART= run cudart "the context demo (cuda12/cudart) on the stand-in nvcuda.dll and cudart64_12.dll under wine" standin/cudart.exe -test.count=1 -test.run '^TestContext(Demo|PerThread)$' -test.v
 passed cudart TestContextDemo TestContextPerThread
 
-echo "make test-windows: cugen doctor under wine, with the stand-in nvcuda.dll beside it and without"
-CUGEN_LIBCUDA= $WINE standin/cugen.exe doctor -major 12 -lib driver >doctor.log 2>&1 || { cat doctor.log; exit 1; }
+echo "make test-windows: cugen doctor -v (every check) under wine, with the stand-in nvcuda.dll beside it and without"
+CUGEN_LIBCUDA= $WINE standin/cugen.exe doctor -v -major 12 -lib driver >doctor.log 2>&1 || { cat doctor.log; exit 1; }
 for want in 'driver: CUDA driver: .*nvcuda\.dll$' 'driver: version: CUDA 12\.4 ' 'driver: device 0: cugen stand-in GPU' '^ok: no problems found'; do
 	grep -qE "$want" doctor.log || { cat doctor.log; echo "make test-windows: cugen doctor did not print $want" >&2; exit 1; }
 done
-if CUGEN_LIBCUDA= $WINE ./cugen.exe doctor -major 12 -lib driver >doctor0.log 2>&1; then cat doctor0.log; echo "make test-windows: cugen doctor passed with no driver" >&2; exit 1; fi
+if CUGEN_LIBCUDA= $WINE ./cugen.exe doctor -v -major 12 -lib driver >doctor0.log 2>&1; then cat doctor0.log; echo "make test-windows: cugen doctor passed with no driver" >&2; exit 1; fi
 grep -q '^error: driver: nvcuda.dll not found: install the NVIDIA driver' doctor0.log || { cat doctor0.log; exit 1; }
 grep -hE '^(driver: device|ok|error)' doctor.log doctor0.log
 
