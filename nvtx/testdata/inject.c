@@ -6,6 +6,7 @@
 // the test reads through fake_log. Written for the tests from the NVTX 3
 // ABI; it includes no NVIDIA header.
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,16 +43,22 @@ static int depth, ddepth;
 static uint64_t ids;
 static char domain_name[64];
 
+/* mu orders the log's lines: several threads push and pop at once
+   (TestPushPopSameThread), and an unlocked append lost lines. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
 static void logf_(const char *fmt, ...) {
 	va_list ap;
 	va_start(ap, fmt);
+	pthread_mutex_lock(&mu);
 	int n = vsnprintf(buf + len, sizeof buf - len, fmt, ap);
-	va_end(ap);
 	if (n > 0 && len + n + 1 < sizeof buf) {
 		len += n;
 		buf[len++] = '\n';
 		buf[len] = 0;
 	}
+	pthread_mutex_unlock(&mu);
+	va_end(ap);
 }
 
 static long tid(void) { return syscall(SYS_gettid); }
