@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,6 +87,39 @@ func TestBoundSelfInclude(t *testing.T) {
 		"b.h":    "int b;\n#include \"a.h\"\n",
 	})
 	parseFails(t, dir, parser.Options{}, "", "#include nested more than 200 deep")
+}
+
+// TestBoundEndInsideDeclarator: headers whose text ends after a '*', a
+// qualifier or an array's '[' (a truncated download, a fuzzer's "*\x84").
+// Was: the C front end looped at the end of input, its error list growing
+// by hundreds of MB a second. Each must fail with the one unlocated error
+// for a declaration left open; a hang ends the test binary at once rather
+// than let the loop take the machine's memory.
+func TestBoundEndInsideDeclarator(t *testing.T) {
+	for _, tail := range []string{"*", "int *", "int * const", "int x[static const", "int f(int x[const"} {
+		dir := writeHeaders(t, map[string]string{"cuda.h": version + tail})
+		done := make(chan error, 1)
+		go func() {
+			_, err := parser.Parse(dir)
+			done <- err
+		}()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(30 * time.Second):
+			panic(fmt.Sprintf("Parse of headers ending in %q did not return in 30 s", tail))
+		}
+		var pe *parser.Error
+		if !errors.As(err, &pe) || pe.Line != 0 || !strings.Contains(pe.Msg, "end inside a declaration") {
+			t.Errorf("headers ending in %q: error %v; want the unlocated error for a declaration left open", tail, err)
+		}
+	}
+	// A '*' followed by text that is not a declarator stays a located
+	// error at that text.
+	dir := writeHeaders(t, map[string]string{"cuda.h": version + "int *;\n"})
+	parseFails(t, dir, parser.Options{}, "cuda.h:2:6: ", "expected type qualifier")
+	dir = writeHeaders(t, map[string]string{"cuda.h": version + "*\x84"})
+	parseFails(t, dir, parser.Options{}, "cuda.h:2:2: ", "expected type qualifier")
 }
 
 // TestBoundFIFO: an #include of a FIFO. Was: the open blocked forever.

@@ -456,19 +456,46 @@ func (p *parse) failError(ccErr error, firstPass bool) error {
 	return p.fail
 }
 
-// translate is cc.Translate that turns a panic of the C front end into an
-// error: cc/v4 v4.34.0 indexes an empty slice on an #include whose argument
-// macro-expands to nothing, which is what an unguarded self-include becomes
-// once the expansion limit stops it (found by FuzzParse). cc keeps no lock
-// across the failing code, so the next Parse is unaffected.
+// translate is cc.Translate with two guards for faults of the C front end
+// (modernc.org/cc/v4 v4.34.0 and v4.35.0), each found by FuzzParse:
+//
+//   - A panic becomes an error: cc indexes an empty slice on an #include
+//     whose argument macro-expands to nothing, which is what an unguarded
+//     self-include becomes once the expansion limit stops it. cc keeps no
+//     lock across the failing code, so the next Parse is unaffected.
+//   - The translation unit ends in endOfInput. cc's type-qualifier list
+//     (what follows a '*' or '^', or a '[' of an array declarator) loops
+//     on end of input without consuming it, appending an error each turn:
+//     "int *" as the last text of a header hung with memory growing
+//     without bound. The loop stops at a storage class or an identifier,
+//     so the sentinel's "static" ends it whatever came before, and
+//     anything that reaches the sentinel is reported as a declaration
+//     left open at the end (endOfInputError). Every other loop of cc's
+//     parser stops at end of input itself.
 func translate(cfg *cc.Config, srcs []cc.Source) (ast *cc.AST, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ast, err = nil, fmt.Errorf("the C front end (modernc.org/cc/v4) failed on these headers: %v (an #include nested without end?)", r)
 		}
 	}()
-	return cc.Translate(cfg, srcs)
+	srcs = append(slices.Clone(srcs), cc.Source{Name: endOfInputSource, Value: endOfInput})
+	ast, err = cc.Translate(cfg, srcs)
+	if err != nil && strings.HasPrefix(err.Error(), endOfInputSource+":") {
+		// The input's own text had no error before the sentinel: it ends
+		// inside a declaration. "-:" is cc's prefix for an error without
+		// a position (locate).
+		err = errors.New("-: the headers end inside a declaration (an unclosed '{' or '(', or a declarator cut short)")
+	}
+	return ast, err
 }
+
+// endOfInputSource is the last source of every translation unit
+// (translate); collect skips it as it skips every variable that is not an
+// initializer macro's.
+const (
+	endOfInputSource = "<end of input>"
+	endOfInput       = "static int __cugen_end_of_input;\n"
+)
 
 // locate turns cc's error list into an *Error whose file is relative to the
 // header directory; cc already formats "file:line:col: msg".
