@@ -1,7 +1,8 @@
 // Package algo is device-wide algorithms over [cuda.Buffer]: reduce
 // ([Sum], [Min], [Max], [ArgMin], [ArgMax]), scan ([InclusiveSum],
 // [ExclusiveSum]) and radix sort ([SortKeys], [SortPairs] with int32
-// values, their descending forms, [Argsort]), from NVIDIA's CUB.
+// values, their descending forms, [Argsort], and on it [TopK] and
+// [BottomK]), from NVIDIA's CUB.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram and AgentRadixSortOnesweep of CCCL 2.5),

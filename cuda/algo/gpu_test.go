@@ -606,6 +606,21 @@ func gpuSort[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) 
 				t.Fatalf("Argsort %s: %v", name, err)
 			}
 			checkIdx("Argsort", result(t, s, vout))
+			topK := BottomK[T]
+			if desc {
+				topK = TopK[T]
+			}
+			for _, k := range []int{0, min(n, 1), n / 2, n} {
+				values := must(cuda.Alloc[T](ctx, k))(t)
+				index := must(cuda.Alloc[int32](ctx, k))(t)
+				if err := topK(a, s, in, values, index); err != nil {
+					t.Fatalf("TopK/BottomK %s k=%d: %v", name, k, err)
+				}
+				checkKeys(fmt.Sprintf("TopK/BottomK k=%d values", k), result(t, s, values))
+				checkIdx(fmt.Sprintf("TopK/BottomK k=%d index", k), result(t, s, index))
+				values.Close()
+				index.Close()
+			}
 			if got := result(t, s, in); n > 0 && !sameBits(got[n-1], host[n-1]) {
 				t.Errorf("%s: the input changed", name)
 			}

@@ -1,6 +1,7 @@
-// Command topk sorts 2^26 float32 scores on the GPU with package
-// cuda/algo (CUB's onesweep radix sort, descending, of (score, position)
-// pairs) and prints the ten best beside the same found on the CPU. Equal
+// Command topk finds the ten best of 2^26 float32 scores on the GPU with
+// package cuda/algo's TopK (CUB's onesweep radix sort, descending, of
+// (score, position) pairs) and prints them beside the same found on the
+// CPU. Equal
 // scores keep their positions' order (the sort is stable), and so does
 // the CPU's choice. It exits with status 1 on a difference.
 //
@@ -60,14 +61,19 @@ func run() error {
 		return err
 	}
 	defer in.Close()
-	index, err := cuda.Alloc[int32](ctx, n)
+	values, err := cuda.Alloc[float32](ctx, k)
+	if err != nil {
+		return err
+	}
+	defer values.Close()
+	index, err := cuda.Alloc[int32](ctx, k)
 	if err != nil {
 		return err
 	}
 	defer index.Close()
 
 	start := time.Now()
-	if err := algo.Argsort(a, s, in, index, true); err != nil {
+	if err := algo.TopK(a, s, in, values, index); err != nil {
 		return err
 	}
 	if err := s.Synchronize(); err != nil {
@@ -75,7 +81,11 @@ func run() error {
 	}
 	gpuTime := time.Since(start)
 	top := make([]int32, k)
-	if err := index.Slice(0, k).CopyTo(top); err != nil {
+	if err := index.CopyTo(top); err != nil {
+		return err
+	}
+	topValues := make([]float32, k)
+	if err := values.CopyTo(topValues); err != nil {
 		return err
 	}
 
@@ -100,11 +110,11 @@ func run() error {
 	}
 	cpuTime := time.Since(start)
 
-	fmt.Printf("%s: the %d best of %d float32 scores; GPU sort %v, CPU selection %v\n", name, k, n, gpuTime.Round(time.Microsecond), cpuTime.Round(time.Microsecond))
+	fmt.Printf("%s: the %d best of %d float32 scores; GPU top-k %v, CPU selection %v\n", name, k, n, gpuTime.Round(time.Microsecond), cpuTime.Round(time.Microsecond))
 	fmt.Printf("%4s  %-22s %s\n", "rank", "GPU (score at position)", "CPU")
 	ok := true
 	for i := range k {
-		g := fmt.Sprintf("%.0f at %d", scores[top[i]], top[i])
+		g := fmt.Sprintf("%.0f at %d", topValues[i], top[i])
 		c := fmt.Sprintf("%.0f at %d", scores[best[i]], best[i])
 		mark := ""
 		if g != c {
