@@ -520,8 +520,8 @@ func (p *parse) locate(err error) error {
 			}
 		}
 	}
-	// No position: "-: unexpected EOF" (a declaration left open at the end
-	// of the translation unit) or a front-end failure. The whole header
+	// No position: a declaration left open at the end of the translation
+	// unit (translate's sentinel) or a front-end failure. The whole header
 	// directory is the culprit.
 	return &Error{File: p.dir, Msg: strings.TrimPrefix(first, "-: ")}
 }
