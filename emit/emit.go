@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"go/format"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,18 +144,10 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		models = append(models, m)
 	}
 	out := make([]*Package, len(models))
-	errs := make([]error, len(models))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, m := range models {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = m.generate()
-		}()
-	}
-	wg.Wait()
+	errs := inParallel(len(models), func(i int) (err error) {
+		out[i], err = models[i].generate()
+		return err
+	})
 	if err := errors.Join(errs...); err != nil {
 		for _, e := range errs {
 			if e != nil {
@@ -170,6 +163,38 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		out[i].Imports = m.importedPackages(out[i])
 	}
 	return out, nil
+}
+
+// inParallel runs f(0), ..., f(n-1) on at most GOMAXPROCS goroutines and
+// returns their errors by index. A panic in f would end the process, out
+// of reach of the caller's recover (FuzzParse's): it is raised again in
+// the caller's goroutine once all have finished, with the stack where it
+// happened, as a sequential loop would raise it.
+func inParallel(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	panics := make([]string, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[i] = fmt.Sprintf("%v\n\nraised in a goroutine of emit.inParallel (f(%d)):\n%s", r, i, debug.Stack())
+				}
+			}()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != "" {
+			panic(p)
+		}
+	}
+	return errs
 }
 
 // CheckLibraries refuses a declaration of a library that libs (nil:
