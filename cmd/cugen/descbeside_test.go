@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,12 +33,13 @@ var generateLine = regexp.MustCompile(`(?m)^//go:generate go tool cugen (.+)$`)
 // wrote: their files are never rewritten (the same bytes, the same files,
 // the same mtimes), nor is nvrtc or the layer. Where no cu or cudart is
 // there yet, it writes them; the other line then replaces them as its
-// own. A cu of another CUDA major is refused, naming the fix. Before the
+// own; the -desc line's own, written before an edit of its flags, it
+// rewrites. A cu of another CUDA major is refused, naming the fix. Before the
 // fix the -desc line failed ("-with goes with -headers"), and with
 // -headers it rewrote cu and cudart, so the first line's check failed
 // (25 files differ).
 func TestGenDescBesideLibs(t *testing.T) {
-	testset.Set(t, "12.4")
+	set := testset.Set(t, "12.4")
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -121,9 +123,14 @@ func TestGenDescBesideLibs(t *testing.T) {
 	t.Run("desc line first", func(t *testing.T) {
 		module(t)
 		// No cu or cudart yet: the -desc line writes them, and only
-		// them and its own (no nvrtc, no layer).
+		// them and its own (no nvrtc, no layer). Run first with
+		// -headers, then edited to -set, it is still the same line: it
+		// rewrites the cu and cudart it wrote.
+		edited := slices.Clone(desc)
+		edited[slices.Index(edited, "-set")], edited[slices.Index(edited, "12.4")] = "-headers", set.Dir
+		gen(t, edited)
 		if out := gen(t, desc); !strings.Contains(out, "cu 432/432 bound") || !strings.Contains(out, "cudart 304/304 bound") || !strings.Contains(out, "mylib 7/7 bound") || strings.Contains(out, "Go layer") {
-			t.Errorf("the -desc line into an empty cuda printed %q; want cu, cudart and mylib", out)
+			t.Errorf("the -desc line, after its -headers form, printed %q; want cu, cudart and mylib", out)
 		}
 		if got := dirs(t, "cuda"); got != "cu cudart mylib" {
 			t.Errorf("cuda holds %s; want cu cudart mylib", got)

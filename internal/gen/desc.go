@@ -56,7 +56,8 @@ func (g genDesc) checkAPI(api *ir.API) error {
 // the description's headers), the packages this -desc line writes to out,
 // or compares with -check: the description's, and cu and cudart where out
 // has none yet or holds the ones this same line wrote (their api.txt
-// records the same command). The cu and cudart of another gen line (the
+// records the same command, or a -desc of the same file: the line as it
+// was before an edit, -headers DIR become -set 12.4). The cu and cudart of another gen line (the
 // module's line for cugen's libraries) are left as they are, never
 // rewritten: the description's package imports them, and note says so.
 // Theirs must be of the same CUDA major as the headers parsed here.
@@ -77,7 +78,7 @@ func (g genDesc) own(out string, api *ir.API, pkgs []*emit.Package) (mine []*emi
 		if err != nil {
 			return nil, "", err
 		}
-		if old == nil || old.Command() == cur.Command() {
+		if old == nil || sameDesc(old.Command(), cur.Command()) {
 			mine = append(mine, p) // none yet, or this line's own
 			continue
 		}
@@ -92,4 +93,23 @@ func (g genDesc) own(out string, api *ir.API, pkgs []*emit.Package) (mine []*emi
 		note = fmt.Sprintf("cugen: %s imports %s as another gen line wrote them (%s); -desc leaves them as they are", g.file.Desc.Package, strings.Join(kept, " and "), by)
 	}
 	return mine, note, nil
+}
+
+// sameDesc reports whether two recorded gen command lines are the same
+// line: equal, or both -desc of the same file.
+func sameDesc(a, b string) bool {
+	if a == b {
+		return true
+	}
+	descOf := func(cmd string) string {
+		f := strings.Fields(cmd)
+		for i := 0; i+1 < len(f); i++ {
+			if f[i] == "-desc" {
+				return f[i+1]
+			}
+		}
+		return ""
+	}
+	d := descOf(a)
+	return d != "" && d == descOf(b)
 }
