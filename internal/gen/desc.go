@@ -56,11 +56,11 @@ func (g genDesc) checkAPI(api *ir.API) error {
 // the description's headers), the packages this -desc line writes to out,
 // or compares with -check: the description's, and cu and cudart where out
 // has none yet or holds the ones this same line wrote (their api.txt
-// records the same command, or a -desc of the same file: the line as it
-// was before an edit, -headers DIR become -set 12.4). The cu and cudart of another gen line (the
-// module's line for cugen's libraries) are left as they are, never
-// rewritten: the description's package imports them, and note says so.
-// Theirs must be of the same CUDA major as the headers parsed here.
+// records the same command, or a -desc of the same file: the line before
+// an edit, -headers DIR become -set 12.4). The cu and cudart of another
+// gen line (the module's line for cugen's libraries) are left as they
+// are, never rewritten: the description's package imports them, and note
+// says so. Theirs must be of the CUDA major of the headers parsed here.
 func (g genDesc) own(out string, api *ir.API, pkgs []*emit.Package) (mine []*emit.Package, note string, err error) {
 	var kept []string
 	var by string
