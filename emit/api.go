@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -180,6 +181,29 @@ func writeManifest(w *bytes.Buffer, api *ir.API) {
 type Manifest struct {
 	lines []string
 	byKey map[string]string
+	// command is the comment line after the marker: the command that
+	// wrote the package.
+	command string
+}
+
+// Command is the gen command line that wrote the package, as its api.txt
+// records it under the marker line (emit.Options.Command, as a comment
+// holds it); "" when it records none. Two manifests with the same Command
+// were written by the same gen line.
+func (m *Manifest) Command() string { return m.command }
+
+// CUDAVersion is the CUDA version of the headers the package was
+// generated from (its version line: 12040 for 12.4); 0 when it has none.
+func (m *Manifest) CUDAVersion() int {
+	f := strings.Fields(m.byKey["version cuda"])
+	if len(f) < 3 {
+		return 0
+	}
+	v, err := strconv.Atoi(f[2])
+	if err != nil {
+		return 0
+	}
+	return v
 }
 
 // ReadManifest reads the api.txt of a generated package directory; it
@@ -228,6 +252,9 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	}
 	mf := &Manifest{byKey: map[string]string{}}
 	for n, line := range strings.Split(string(data), "\n") {
+		if n == 1 && len(mf.lines) == 0 && strings.HasPrefix(line, "# cugen ") {
+			mf.command = line[2:]
+		}
 		if line == "" || strings.HasPrefix(line, "# ") {
 			continue
 		}

@@ -6,7 +6,12 @@
 # with the Go layer), the check, vet and tests; then gen.go's -set 12.4
 # edited to 12.5: the check fails printing the API changes, go generate
 # updates the bindings, and the check, vet and tests pass. Its go.mod's
-# replace points at this checkout.
+# replace points at this checkout. Beside gen.go, mylib.go's second line
+# binds a library of the module's own (cmd/cugen/testdata/mylib, built
+# with gcc) into the same ./cuda: gen -desc -set 12.4 -with mylib (docs/
+# generating.md, "Beside cugen's libraries"). It writes only cuda/mylib,
+# never rewriting cu or cudart, and its check passes with gen.go's, before
+# and after the upgrade.
 set -eu
 GO=${GO:-go}
 tmp=$(mktemp -d)
@@ -14,13 +19,26 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM # the EXIT trap cleans up then too
 log=$tmp/check.log
 for f in $(git ls-files examples/downstream); do cp "$f" "$tmp/"; done
+mkdir "$tmp/mylib"
+cp cmd/cugen/testdata/mylib/mylib.h cmd/cugen/testdata/mylib/mylib.json "$tmp/mylib/"
+${CC:-gcc} -shared -fPIC -O2 -o "$tmp/libmylib.so.1" cmd/cugen/testdata/mylib/mylib.c
+export MYLIB_LIBRARY="$tmp/libmylib.so.1" # mylib's TestSymbolsResolve
 checkout=$(pwd)
 cd "$tmp"
 test ! -e headers.lock
 $GO mod edit -replace "github.com/cugen/cugen=$checkout"
-check() { $GO tool cugen gen -check -set "$1" -lib cu,cudart,nvrtc -out cuda; }
+desc='gen -desc mylib/mylib.json -set 12.4 -with mylib -out cuda'
+printf 'package main\n\n//go:generate go tool cugen %s\n' "$desc" >mylib.go
+check() { # fails with the first line's failure (set -e is off under if)
+	$GO tool cugen gen -check -set "$1" -lib cu,cudart,nvrtc -out cuda &&
+		$GO tool cugen $desc -check
+}
 $GO generate ./...
 check 12.4
+touch stamp # the -desc line again: cu and cudart are not rewritten
+$GO generate -run 'cugen gen -desc' ./...
+changed=$(find cuda/cu cuda/cudart -newer stamp)
+test -z "$changed" || { echo "make downstream: the -desc line rewrote $changed" >&2; exit 1; }
 test -f cuda/cuda/rtc.go || { echo "make downstream: go generate wrote no layer (cuda/cuda)" >&2; exit 1; }
 $GO vet ./...
 CGO_ENABLED=0 $GO test -count=1 ./...

@@ -349,7 +349,7 @@ func TestPinned(t *testing.T) {
 // set's own (nccl.h from libnccl-dev beside the toolkit's headers). Their
 // headers are included when a library includes them, named and pinned by
 // their path relative to the directory they are in, and held to the pins
-// like the set's own.
+// like the set's own; those of Options.Own are not.
 func TestExtraDirs(t *testing.T) {
 	files := map[string]string{"cuda.h": version + "typedef int CUdevice;\n"}
 	extra := map[string]string{
@@ -394,6 +394,15 @@ func TestExtraDirs(t *testing.T) {
 	delete(pins, "nccl.h")
 	parseFails(t, dir, parser.Options{Extra: []string{edir}, Pinned: pins, PinnedBy: "set t of test.lock"},
 		"nccl.h: ", "does not pin: nccl.h")
+	// Options.Own (gen -desc -set -with: a library's own headers) is
+	// searched as Extra is, its files never held to the pins; the set's
+	// files still are.
+	api, err = parser.ParseWith(dir, parser.Options{Own: []string{edir}, Pinned: pins, PinnedBy: "set t of test.lock"})
+	if err != nil || len(api.Functions) != 2 {
+		t.Errorf("nccl.h unpinned in an Own directory: %v", err)
+	}
+	parseFails(t, dir, parser.Options{Own: []string{edir}, Pinned: map[string]string{"cuda.h": "00"}, PinnedBy: "set t of test.lock"},
+		"cuda.h: ", "cuda.h (sha256 ")
 	if _, err := parser.ParseWith(dir, parser.Options{Extra: []string{filepath.Join(edir, "nccl.h")}}); err == nil ||
 		!strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("a file as extra directory: %v", err)

@@ -91,6 +91,11 @@ type Options struct {
 	// the toolkit's headers). Their files are named, and pinned, by their
 	// path relative to the directory they are in, as dir's are.
 	Extra []string
+	// Own are the header directories of a library of the user's own (gen
+	// -desc -set with -with: its headers), searched after Extra. Pinned
+	// never holds their files: the lock pins the set, not the user's
+	// headers.
+	Own []string
 }
 
 // ParseWith is Parse with options.
@@ -118,7 +123,8 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 		return nil, err
 	}
 	dirs := []string{abs}
-	for _, d := range o.Extra {
+	var own []string
+	for i, d := range append(slices.Clip(o.Extra), o.Own...) {
 		a, err := filepath.Abs(d)
 		if err != nil {
 			return nil, err
@@ -127,10 +133,14 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 			return nil, fmt.Errorf("cugen: extra header directory %s is not a directory", d)
 		}
 		dirs = append(dirs, a)
+		if i >= len(o.Extra) {
+			own = append(own, a)
+		}
 	}
 	p := &parse{
 		dir:          abs,
 		dirs:         dirs,
+		own:          own,
 		opened:       map[string]bool{},
 		lines:        map[string][]string{},
 		served:       map[string]*servedFile{},
@@ -148,7 +158,8 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 type parse struct {
 	libs     []*library.Desc
 	dir      string
-	dirs     []string        // dir, then Options.Extra: the header directories
+	dirs     []string        // dir, then Options.Extra and Own: the header directories
+	own      []string        // Options.Own: those of them Pinned does not hold
 	sysDirs  []string        // the C front end's other include directories
 	libcDirs []string        // those of them that are not a CUDA installation
 	opened   map[string]bool // header-dir-relative files cc opened
@@ -202,6 +213,12 @@ func (p *parse) dirOf(name string) string {
 		}
 	}
 	return ""
+}
+
+// pinnedFile reports whether the file name, in a header directory, is
+// held to Options.Pinned: not one of Options.Own's.
+func (p *parse) pinnedFile(name string) bool {
+	return p.pinned != nil && !slices.Contains(p.own, p.dirOf(name))
 }
 
 // find returns the path of the header h (relative to a header directory)

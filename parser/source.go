@@ -220,7 +220,7 @@ func (p *parse) read(name string) ([]byte, error) {
 	// reports a size it does not have). A pinned parse reads a cache
 	// entry, whose links may not leave its directory, as Verify holds it.
 	o := bounded.Options{Limit: maxFileSize, What: "a header"}
-	if inDir && p.pinned != nil {
+	if inDir && p.pinnedFile(name) {
 		o.Root = p.dirOf(name)
 	}
 	data, err := bounded.ReadFile(name, o)
@@ -242,7 +242,7 @@ func (p *parse) read(name string) ([]byte, error) {
 	if p.total += len(data); p.total > maxTotalSize {
 		return nil, &Error{File: shown, Msg: fmt.Sprintf("the headers read exceed %d MiB in all", maxTotalSize>>20)}
 	}
-	if inDir && p.pinned != nil {
+	if inDir && p.pinnedFile(name) {
 		// Every file the lock does not pin is named: the parse goes on
 		// reading (the first pass only) and fails after it.
 		want, ok := p.pinned[rel]

@@ -12,7 +12,7 @@
 //	cugen gen -set 12.4 [-lock FILE] [-out generated/cuda12]   from a locked header set (the headers.lock cugen carries), emitted from the IR cugen carries of it: no download (-parse: fetched, verified, cached, parsed)
 //	cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda   only those libraries (and the packages they import)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
-//	cugen gen -desc mylib.json -headers /usr/local/cuda/include -with ./include -out ./cuda   a library of your own: ./cuda/mylib, with ./cuda/cu and ./cuda/cudart
+//	cugen gen -desc mylib.json -set 12.4 -with ./include -out ./cuda   a library of your own: ./cuda/mylib, and ./cuda/cu and ./cuda/cudart unless another gen line wrote them (-headers DIR in place of -set: your toolkit's)
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //	cugen doctor [-major 12] [-lib cudart] [-v]   what is wrong, with advice, and a line per library group (in a module: the libraries it generated); -v: where each loads from, versions, devices

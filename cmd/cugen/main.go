@@ -47,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] [-with DIR]... | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -carried [-check]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]... [-v]
@@ -69,6 +69,9 @@ another); a missing or unknown name lists the known ones. gen -set emits
 from the IR cugen carries of the set, with no download (-parse: fetch and
 parse the headers); -lib takes any case. ir -carried (maintainers) writes
 the IRs cugen carries from the pinned headers; -check fails on drift.
+gen -desc FILE binds a library of your own, its headers found with -with
+(beside -headers, or beside -set: its only use there); it writes its
+package to OUT, and cu and cudart only where no other gen line wrote them.
 libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
 names; -lib nvrtc,cublas the same) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
@@ -123,7 +126,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.IR, "ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	fs.StringVar(&cfg.Origin, "origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	fs.BoolVar(&cfg.Check, "check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
-	fs.StringVar(&cfg.Desc, "desc", "", "a library description (JSON, docs/generating.md's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	fs.StringVar(&cfg.Desc, "desc", "", "a library description (JSON, docs/generating.md's \"Bind your own library\"): generate its package instead of cugen's libraries, its headers found with -with, and cu and cudart unless another gen line wrote them to -out (then imported as they are, never rewritten)")
 	fs.BoolVar(&cfg.Parse, "parse", false, "with -set: parse the set's pinned headers (fetched) even where cugen carries the set's IR, which it emits from otherwise with no download")
 	fs.BoolVar(&cfg.Layer, "layer", true, "write the Go layer, package cuda (cuda/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	fs.Var((*libList)(&cfg.Libs), "lib", "generate only these libraries (comma-separated Go package names, in any case: "+strings.Join(libraryNames(), ",")+"), and those their packages import; only their headers are parsed; default: every library whose headers are present")

@@ -19,7 +19,7 @@ import (
 func addSource(fs *flag.FlagSet, s *gen.Source) {
 	addSet(fs, s)
 	fs.StringVar(&s.Headers, "headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)")
-	fs.Var((*dirList)(&s.With), "with", "with -headers: one more header directory, searched after it (repeatable; nccl.h from NCCL's wheel, .../nvidia/nccl/include)")
+	fs.Var((*dirList)(&s.With), "with", "with -headers: one more header directory, searched after it (repeatable; nccl.h from NCCL's wheel, .../nvidia/nccl/include); with -set and -desc: the directory of the library's own headers, not held to the lock")
 }
 
 // addSet registers -set and -lock only, for the commands that work on a

@@ -36,6 +36,9 @@ func Command(src *Source, irFile, desc, origin string, demo bool, out, importPat
 				args = append(args, "-lock", l)
 			}
 		}
+		for _, w := range src.With { // -desc's own headers
+			args = append(args, "-with", rel(w))
+		}
 	default:
 		args = append(args, "-headers", rel(src.Headers))
 		for _, w := range src.With {

@@ -87,6 +87,7 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	src.Libs = desc.libraries()
+	src.Own = desc.file != nil // -with: the library's own headers, with -set too
 	if src.Libs == nil && sel != nil {
 		// Only the selected libraries' headers are parsed (with the
 		// driver's and the runtime's): ir -lib's libraries.
@@ -145,8 +146,20 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if desc.file != nil {
+		// Only the description's package, and cu and cudart where no
+		// other gen line wrote them.
+		var note string
+		if pkgs, note, err = desc.own(out, api, pkgs); err != nil {
+			return nil, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	var layer []*emit.Package // the layer's package, then its subpackages
-	if cfg.Layer {
+	// The layer belongs to the line for cugen's libraries, not -desc's.
+	if cfg.Layer && desc.file == nil {
 		var note string
 		if layer, note, err = layerPackage(out, int(api.CUDAVersion/1000), importPath, command, pkgs, len(cfg.Libs) > 0); err != nil {
 			return nil, err

@@ -18,11 +18,16 @@ import (
 )
 
 // Source is where a command finds its headers: a directory (Headers, with
-// more directories in With), or an entry of a lock (Set, of Lock).
+// more directories in With), or an entry of a lock (Set, of Lock; with
+// Own, With are a -desc library's own header directories beside it).
 type Source struct {
 	Headers string
 	With    []string
 	Set     string
+	// Own says With are the headers of a library of the user's own (gen
+	// -desc): with Set too, searched after the set's and never held to
+	// the lock (parser.Options.Own).
+	Own bool
 	// Lock is the lock file of Set; "" is the headers.lock cugen carries.
 	Lock string
 	// Libs are the libraries parsed; nil: library.All.
@@ -68,8 +73,10 @@ func (s *Source) Resolve(log io.Writer) (dir, origin string, opts parser.Options
 	switch {
 	case s.Headers != "" && s.Set != "":
 		return "", "", opts, errors.New("cugen: give -headers or -set, not both")
-	case len(s.With) > 0 && s.Headers == "":
-		return "", "", opts, errors.New("cugen: -with goes with -headers (a -set names the header packages it reads in the lock file)")
+	case len(s.With) > 0 && s.Headers == "" && (s.Set == "" || !s.Own):
+		// -set with -with is for -desc only: a set's own header packages
+		// are those its lock entry names, all pinned.
+		return "", "", opts, errors.New("cugen: -with goes with -headers DIR, or with -set NAME and -desc FILE (the directory of the library's own headers); a set's CUDA header packages are those its lock entry names")
 	case s.Headers != "":
 		opts.Extra = s.With
 		return s.Headers, "", opts, nil
@@ -93,6 +100,7 @@ func (s *Source) Resolve(log io.Writer) (dir, origin string, opts parser.Options
 		s.LockFile, s.Fetched = l, fs
 		opts.Pinned = fs.Pinned
 		opts.Extra = fs.WithDirs
+		opts.Own = s.With // with Own only (above): a -desc library's headers
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
 		return fs.Dir, carried.Origin(e.Name, fs.Digest), opts, nil
 	}
