@@ -455,7 +455,7 @@ func (o *oomFake) memAllocAsync(bytes uint64, pool cu.MemoryPool, st cu.Stream) 
 // driver's error is returned.
 func TestCachingAllocOutOfMemory(t *testing.T) {
 	f, c := newFake(t)
-	c.ref.s.fake = &oomFake{fakeDriver: f, limit: 4096}
+	c.ref.s.drv = &oomFake{fakeDriver: f, limit: 4096}
 	defer c.Close()
 	s, closeS := fakeStream(c, 0x51)
 	defer closeS()

@@ -91,7 +91,7 @@ func (c *Context) EnablePeerAccess(peer *Context) error {
 	if c != nil && c.ref.s == ps {
 		return fmt.Errorf("cuda: EnablePeerAccess: %w", errSamePeer)
 	}
-	err = c.do(func(s *ctxState) error { return s.drv().enablePeer(s, ps) })
+	err = c.do(func(s *ctxState) error { return s.drv.enablePeer(s, ps) })
 	if errors.Is(err, cu.ErrorPeerAccessAlreadyEnabled) {
 		return nil
 	}

@@ -39,7 +39,7 @@ func (g *Graph) NewCondition(value uint32, reset bool) (*Condition, error) {
 	}
 	var h cu.GraphConditionalHandle
 	err = onThread(ctx, func() (err error) {
-		h, err = ctx.graphDrv().condHandle(cu.Graph(g.r.h), ctx.ctx, value, flags)
+		h, err = ctx.drv.condHandle(cu.Graph(g.r.h), ctx.ctx, value, flags)
 		return err
 	})
 	if err != nil {

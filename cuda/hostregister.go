@@ -36,7 +36,7 @@ func Register[T any](c *Context, s []T) (*Registered[T], error) {
 			p = unsafe.Pointer(unsafe.SliceData(s))
 			pin = new(runtime.Pinner)
 			pin.Pin(p)
-			if err := st.drv().hostRegister(p, uint64(len(s))*size); err != nil {
+			if err := st.drv.hostRegister(p, uint64(len(s))*size); err != nil {
 				pin.Unpin()
 				return err
 			}

@@ -249,7 +249,7 @@ func (c *Context) Link(inputs []LinkInput, o LinkOptions) (*Linked, error) {
 		pin.Pin(&vals[0])
 		clear(info) // a second run (onThread's) starts from empty logs
 		clear(errLog)
-		d := s.drv()
+		d := s.drv
 		fail := func(step string, err error) error {
 			return &LinkError{Step: step, Err: err, InfoLog: cLog(info), ErrorLog: cLog(errLog)}
 		}

@@ -35,7 +35,7 @@ type devAlloc struct {
 // initialised. n may be 0 (no memory, nothing to copy).
 func Alloc[T any](c *Context, n int) (*Buffer[T], error) {
 	return allocBuffer[T](c, n, false, func(s *ctxState, bytes uint64) (cu.Deviceptr, error) {
-		return s.drv().memAlloc(bytes)
+		return s.drv.memAlloc(bytes)
 	})
 }
 
@@ -348,7 +348,7 @@ func AllocHost[T any](c *Context, n int) (*HostBuffer[T], error) {
 		k := kindNone
 		if n > 0 {
 			var err error
-			if p, err = s.drv().hostAlloc(uint64(n) * size); err != nil {
+			if p, err = s.drv.hostAlloc(uint64(n) * size); err != nil {
 				return err
 			}
 			k = kindHost

@@ -151,7 +151,7 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	}
 	var k *Kernel
 	err := m.r.do(func() error {
-		drv := m.r.ctx.drv()
+		drv := m.r.ctx.drv
 		fn, err := drv.function(cu.Module(m.r.h), sym)
 		if err != nil {
 			return fmt.Errorf("cuda: kernel %q: %w", name, err)

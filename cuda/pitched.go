@@ -40,7 +40,7 @@ func AllocPitched[T any](c *Context, width, height int) (*Pitched[T], error) {
 		k := kindNone
 		if width > 0 && height > 0 {
 			var err error
-			if out.ptr, out.pitch, err = s.drv().memAllocPitch(uint64(width)*size, uint64(height), pitchElem(size)); err != nil {
+			if out.ptr, out.pitch, err = s.drv.memAllocPitch(uint64(width)*size, uint64(height), pitchElem(size)); err != nil {
 				return err
 			}
 			k = kindMem

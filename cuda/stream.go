@@ -127,7 +127,7 @@ func (s *Stream) Synchronize() error {
 		return ErrCapturing
 	}
 	return st.do(func() error {
-		err := st.ctx.drv().streamSynchronize(st.h)
+		err := st.ctx.drv.streamSynchronize(st.h)
 		st.reap()
 		return err
 	})
@@ -237,7 +237,7 @@ func (st *streamState) close() error {
 // destroy waits for the stream and destroys it and its events; the
 // context is current.
 func (st *streamState) destroy() error {
-	err := st.ctx.drv().streamSynchronize(st.h)
+	err := st.ctx.drv.streamSynchronize(st.h)
 	if e := st.freeAfterCapture(); err == nil {
 		err = e
 	}
@@ -257,7 +257,7 @@ func (st *streamState) destroy() error {
 	}
 	st.events = nil
 	if st.owned {
-		if e := st.ctx.drv().streamDestroy(st.h); err == nil {
+		if e := st.ctx.drv.streamDestroy(st.h); err == nil {
 			err = e
 		}
 	}

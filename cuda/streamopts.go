@@ -69,7 +69,7 @@ func (c *Context) NewStreamWith(o StreamOptions) (*Stream, error) {
 	}
 	var out *Stream
 	err := c.do(func(s *ctxState) error {
-		h, err := s.drv().streamCreate(flags, int32(o.Priority))
+		h, err := s.drv.streamCreate(flags, int32(o.Priority))
 		if err == nil {
 			out = wrapStream(s, h, true)
 		}
@@ -85,7 +85,7 @@ func (c *Context) NewStreamWith(o StreamOptions) (*Stream, error) {
 func (c *Context) StreamPriorityRange() (least, greatest int, err error) {
 	var l, g int32
 	err = c.do(func(s *ctxState) (err error) {
-		l, g, err = s.drv().streamPriorityRange()
+		l, g, err = s.drv.streamPriorityRange()
 		return err
 	})
 	return int(l), int(g), err
@@ -100,7 +100,7 @@ func (s *Stream) Priority() (int, error) {
 	st := s.st
 	var p int32
 	err := st.do(func() (err error) {
-		p, err = st.ctx.drv().streamPriority(st.h)
+		p, err = st.ctx.drv.streamPriority(st.h)
 		return err
 	})
 	return int(p), err
@@ -118,7 +118,7 @@ func (c *Context) WrapStream(h cu.Stream) (*Stream, error) {
 	var out *Stream
 	err := c.do(func(s *ctxState) error {
 		if h != 0 && h != cu.StreamLegacy && h != cu.StreamPerThread {
-			ctx, err := s.drv().streamContext(h)
+			ctx, err := s.drv.streamContext(h)
 			if err != nil {
 				return fmt.Errorf("cuda: WrapStream(%#x): %w", uint64(h), err)
 			}
