@@ -448,7 +448,7 @@ func (realDriver) memcpy3D(m *cu.CudaMemcpy3D, st cu.Stream, async bool) error {
 
 // destroyArray frees an array, texture or surface (cuArrayDestroy,
 // cuTexObjectDestroy, cuSurfObjectDestroy).
-func destroyArray(r *resource) error {
+func (realDriver) destroyArray(r *resource) error {
 	switch r.kind {
 	case kindArray:
 		return cu.ArrayDestroy(cu.Array(r.h))

@@ -22,6 +22,10 @@ var (
 	ErrView = errors.New("cuda: Close of a view; close the buffer it was sliced from")
 )
 
+// The device calls here (cuDeviceGet, cuDeviceGetCount, the queries of a
+// Device) need no context and come before any: they call package cu
+// directly, outside the driver seam (driver.go; TestDriverSeam lists them).
+
 // Device is a CUDA device (CUdevice): a value, safe to copy and to use from
 // any goroutine.
 type Device struct {
@@ -144,6 +148,7 @@ func newContext(d Device) (*Context, error) {
 	if err := initDriver(); err != nil {
 		return nil, err
 	}
+	// Direct: the context's driver is set from here (driver.go).
 	c, err := cu.DevicePrimaryCtxRetain(d.dev)
 	if err != nil {
 		return nil, err

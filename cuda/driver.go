@@ -34,6 +34,8 @@ type driver interface {
 	// launchEx is cuLaunchKernelEx with the attributes la; pp does not
 	// outlive the call.
 	launchEx(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, la launchAttrs, pp []unsafe.Pointer) error
+	moduleDriver                        // module.go
+	copyDriver                          // memory.go
 	memDriver                           // mempool.go
 	kernelDriver                        // occupancy.go
 	ipcDriver                           // ipc.go
@@ -49,7 +51,7 @@ type driver interface {
 // realDriver is the driver: the calls of package cu.
 type realDriver struct{}
 
-func (realDriver) destroy(r *resource) error {
+func (d realDriver) destroy(r *resource) error {
 	switch r.kind {
 	case kindMem:
 		return cu.MemFree(cu.Deviceptr(r.h))
@@ -66,15 +68,15 @@ func (realDriver) destroy(r *resource) error {
 	case kindComm:
 		return destroyComm(r.h)
 	case kindMemAsync, kindPool, kindHostReg:
-		return destroyMem(r)
+		return d.destroyMem(r)
 	case kindLib:
 		return destroyLib(r)
 	case kindIPCMem:
 		return cu.IpcCloseMemHandle(cu.Deviceptr(r.h))
 	case kindAddr, kindPhys:
-		return destroyVMM(r)
+		return d.destroyVMM(r)
 	case kindArray, kindTexture, kindSurface:
-		return destroyArray(r)
+		return d.destroyArray(r)
 	}
 	return nil
 }
@@ -119,6 +121,14 @@ func (realDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, h cu.Stream
 		Attrs: &la.a[0], NumAttrs: uint32(la.n),
 	}
 	return cu.LaunchKernelEx(&lc, fn, pp, nil)
+}
+
+// noescape returns p, hidden from escape analysis as noescapeArgs hides
+// a launch's arguments: for a host pointer the driver reads or writes
+// during a synchronous call only.
+func noescape(p unsafe.Pointer) unsafe.Pointer {
+	x := uintptr(p)
+	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
 }
 
 // noescapeArgs returns pp, hidden from escape analysis, as the runtime's

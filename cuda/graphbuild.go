@@ -28,6 +28,15 @@ type graphDriver interface {
 	// graphExecSet sets the parameters of the instance's node n: a kernel,
 	// memcpy or memset node.
 	graphExecSet(e cu.GraphExec, n cu.GraphNode, spec *nodeSpec) error
+	graphLaunch(e cu.GraphExec, s cu.Stream) error
+	graphDestroy(g cu.Graph) error
+	// beginCapture is cuStreamBeginCapture in relaxed mode.
+	beginCapture(s cu.Stream) error
+	endCapture(s cu.Stream) (cu.Graph, error)
+	// graphOwn makes g own a user object whose destructor is destroy
+	// (cuUserObjectCreate, cuGraphRetainUserObject). On a failure destroy
+	// has run, or runs once the driver drops the object.
+	graphOwn(g cu.Graph, destroy func()) error
 }
 
 // NodeKind is what a graph node does.

@@ -81,7 +81,7 @@ func (b *Buffer[T]) CopyFromRegisteredAsync(s *Stream, g *Registered[T]) error {
 	}
 	defer g.r.uses.release()
 	return s.hostCopy(b.a.r, g.r.p, g, func(st cu.Stream) error {
-		return cu.MemcpyHtoDAsync(b.ptr, g.r.p, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyHtoD(b.ptr, g.r.p, b.Bytes(), st, true)
 	})
 }
 
@@ -97,6 +97,6 @@ func (b *Buffer[T]) CopyToRegisteredAsync(s *Stream, g *Registered[T]) error {
 	}
 	defer g.r.uses.release()
 	return s.hostCopy(b.a.r, g.r.p, g, func(st cu.Stream) error {
-		return cu.MemcpyDtoHAsync(g.r.p, b.ptr, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyDtoH(g.r.p, b.ptr, b.Bytes(), st, true)
 	})
 }

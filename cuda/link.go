@@ -151,10 +151,19 @@ type linkDriver interface {
 	// linkComplete returns a copy of the image in Go memory.
 	linkComplete(ls cu.LinkState) ([]byte, error)
 	linkDestroy(ls cu.LinkState) error
+	// linkAddFile adds the file at path (cuLinkAddFile).
+	linkAddFile(ls cu.LinkState, typ cu.JitInputType, path string) error
 }
 
 func (realDriver) linkCreate(opts []cu.JitOption, vals []uintptr) (cu.LinkState, error) {
+	if len(opts) == 0 {
+		return cu.LinkCreate(0, nil, nil)
+	}
 	return cu.LinkCreate(uint32(len(opts)), &opts[0], &vals[0])
+}
+
+func (realDriver) linkAddFile(ls cu.LinkState, typ cu.JitInputType, path string) error {
+	return cu.LinkAddFile(ls, typ, path, 0, nil, nil)
 }
 
 func (realDriver) linkAddData(ls cu.LinkState, typ cu.JitInputType, data []byte, name string, null bool) error {

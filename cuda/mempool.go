@@ -150,7 +150,7 @@ func (st *streamState) freeAfterCapture() error {
 
 // destroyMem frees what mempool.go, hostregister.go make, the context
 // current.
-func destroyMem(r *resource) error {
+func (realDriver) destroyMem(r *resource) error {
 	switch r.kind {
 	case kindMemAsync:
 		return r.freeOn(func(st cu.Stream, async bool) error {

@@ -127,7 +127,7 @@ func (p *Pitched[T]) copySync(op string, h []T, toDevice bool) error {
 		pin.Pin(hp)
 		defer pin.Unpin()
 		m := p.copy2D(hp, toDevice)
-		return cu.Memcpy2D(&m)
+		return p.r.ctx.drv.memcpy2D(&m, 0, false)
 	})
 }
 
@@ -151,7 +151,7 @@ func (p *Pitched[T]) copyAsync(op string, s *Stream, h []T, toDevice bool) error
 	hp := unsafe.Pointer(unsafe.SliceData(h))
 	return s.hostCopy(p.r, hp, nil, func(st cu.Stream) error {
 		m := p.copy2D(hp, toDevice)
-		return cu.Memcpy2DAsync(&m, st)
+		return p.r.ctx.drv.memcpy2D(&m, st, true)
 	})
 }
 

@@ -36,6 +36,25 @@ type streamDriver interface {
 	streamContext(h cu.Stream) (cu.Context, error)
 	streamSynchronize(h cu.Stream) error
 	streamDestroy(h cu.Stream) error
+	streamQuery(h cu.Stream) error
+	streamWaitEvent(h cu.Stream, e cu.Event) error
+	launchHostFunc(h cu.Stream, fn func()) error
+	eventRecord(e cu.Event, h cu.Stream) error
+	eventQuery(e cu.Event) error
+	eventSynchronize(e cu.Event) error
+	eventElapsed(start, end cu.Event) (ms float32, err error)
+	eventDestroy(e cu.Event) error
+}
+
+func (realDriver) streamQuery(h cu.Stream) error                 { return cu.StreamQuery(h) }
+func (realDriver) streamWaitEvent(h cu.Stream, e cu.Event) error { return cu.StreamWaitEvent(h, e, 0) }
+func (realDriver) launchHostFunc(h cu.Stream, fn func()) error   { return cu.LaunchHostFunc(h, fn) }
+func (realDriver) eventRecord(e cu.Event, h cu.Stream) error     { return cu.EventRecord(e, h) }
+func (realDriver) eventQuery(e cu.Event) error                   { return cu.EventQuery(e) }
+func (realDriver) eventSynchronize(e cu.Event) error             { return cu.EventSynchronize(e) }
+func (realDriver) eventDestroy(e cu.Event) error                 { return cu.EventDestroy(e) }
+func (realDriver) eventElapsed(start, end cu.Event) (float32, error) {
+	return cu.EventElapsedTime(start, end)
 }
 
 func (realDriver) streamCreate(flags uint32, priority int32) (cu.Stream, error) {

@@ -426,7 +426,7 @@ func (b *Growable[T]) Buffer() (*Buffer[T], error) {
 func (b *Growable[T]) Close() error { return b.r.Close() }
 
 // destroyVMM releases what vmm.go makes, the context current.
-func destroyVMM(r *resource) error {
+func (realDriver) destroyVMM(r *resource) error {
 	switch r.kind {
 	case kindPhys:
 		return cu.MemRelease(cu.MemGenericAllocationHandle(r.h))
