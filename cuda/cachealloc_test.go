@@ -505,7 +505,7 @@ func TestCachingAllocUnreachable(t *testing.T) {
 	})
 }
 
-// mixedSizes is BenchmarkAllocAsyncMixed's sequence (gpu_test.go) and
+// mixedSizes is BenchmarkAllocAsyncMixed's sequence (gpu_bench_test.go) and
 // examples/allocBench's: 256 B << (x >> 33 % 19) for an LCG x.
 func mixedSizes(pairs int) []int {
 	sizes := make([]int, pairs)
