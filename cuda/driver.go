@@ -9,12 +9,13 @@ import (
 // driver is the layer's seam to the CUDA driver: every driver call of
 // package cuda made in a context goes through the driver its ctxState
 // holds, set once when the state is made: realDriver (the generated
-// package cu) for a context of NewContext, a fake in the tests (one that
-// checks no resource is freed twice or after its context, and records
-// what each call was given). No code outside the tests knows which it
-// holds. The calls that need no context (cuInit, the device queries)
-// are direct; TestDriverSeam lists them and fails on any other call of
-// package cu outside realDriver's methods.
+// package cu) for a context of NewContext, a fake in the tests
+// (fakeDriver, lifetime_test.go: it checks no resource is freed twice or
+// after its context, and records what each call was given). No code
+// outside the tests knows which it holds. The calls that need no context
+// (cuInit, the device queries, cuLibrary*) are direct; TestDriverSeam
+// lists them and fails on any other call of package cu outside
+// realDriver's methods.
 //
 // A launch costs one indirect call (launch or launchEx); their argument
 // lists are passed hidden from escape analysis (noescapeArgs), so that
