@@ -138,7 +138,7 @@ func noescape(p unsafe.Pointer) unsafe.Pointer {
 // heap on every launch. It is safe because no driver keeps pp past the
 // call, and pp stays a pointer (the runtime moves it with the stack):
 // only its provenance is hidden, between two instructions that make no
-// call. BenchmarkLaunch and TestLaunchExAllocs hold a launch to no
+// call. TestLaunchNoAllocs and TestLaunchExNoAllocs hold a launch to no
 // allocation.
 func noescapeArgs(pp []unsafe.Pointer) []unsafe.Pointer {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(pp)))

@@ -299,3 +299,29 @@ func TestFakeEvents(t *testing.T) {
 		t.Errorf("%d events live after the events' and the stream's Close, want 0", n)
 	}
 }
+
+// TestCopyNoAllocs: a synchronous copy from or to Go memory on the stack
+// leaves it there: the driver's interface call does not move it to the
+// heap (noescape, driver.go).
+func TestCopyNoAllocs(t *testing.T) {
+	_, c := newFake(t)
+	defer c.Close()
+	b, err := Alloc[int32](c, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	allocs := testing.AllocsPerRun(100, func() {
+		var h [16]int32
+		h[3] = 3
+		if err := b.CopyFrom(h[:]); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.CopyTo(h[:]); err != nil || h[3] != 3 {
+			t.Fatal(h[3], err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations a pair of copies from and to the stack, want 0", allocs)
+	}
+}
