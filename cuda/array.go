@@ -227,7 +227,7 @@ func AllocArray[T any](c *Context, d ArrayDesc) (*Array[T], error) {
 	desc := d.descriptor(f, ch)
 	var out *Array[T]
 	err := c.do(func(s *ctxState) error {
-		h, err := s.drv().arrayCreate(&desc)
+		h, err := s.drv.arrayCreate(&desc)
 		if err != nil {
 			return fmt.Errorf("cuda: %s of %v: %w", op, d, err)
 		}
@@ -301,7 +301,7 @@ func (a *Array[T]) hostSync(op string, h []T, toArray bool) error {
 		pin.Pin(hp)
 		defer pin.Unpin()
 		m := b.copy3D(toArray, cu.MemorytypeHost, hp, 0)
-		return b.r.ctx.drv().memcpy3D(&m, 0, false)
+		return b.r.ctx.drv.memcpy3D(&m, 0, false)
 	})
 }
 
@@ -326,7 +326,7 @@ func (a *Array[T]) hostAsync(op string, s *Stream, h []T, toArray bool) error {
 	hp := unsafe.Pointer(unsafe.SliceData(h))
 	return s.hostCopy(b.r, hp, nil, func(st cu.Stream) error {
 		m := b.copy3D(toArray, cu.MemorytypeHost, hp, 0)
-		return b.r.ctx.drv().memcpy3D(&m, st, true)
+		return b.r.ctx.drv.memcpy3D(&m, st, true)
 	})
 }
 
@@ -357,7 +357,7 @@ func (a *Array[T]) pinnedAsync(op string, s *Stream, h *HostBuffer[T], toArray b
 	b := a.b
 	return s.hostCopy(b.r, h.p, h, func(st cu.Stream) error {
 		m := b.copy3D(toArray, cu.MemorytypeHost, h.p, 0)
-		return b.r.ctx.drv().memcpy3D(&m, st, true)
+		return b.r.ctx.drv.memcpy3D(&m, st, true)
 	})
 }
 
@@ -409,7 +409,7 @@ func (a *Array[T]) bufferCopy(op string, s *Stream, buf *Buffer[T], toArray bool
 	}
 	copyOn := func(st cu.Stream, async bool) error {
 		m := b.copy3D(toArray, cu.MemorytypeDevice, nil, buf.ptr)
-		return b.r.ctx.drv().memcpy3D(&m, st, async)
+		return b.r.ctx.drv.memcpy3D(&m, st, async)
 	}
 	if s == nil {
 		return b.r.do(func() error { return copyOn(0, false) })
@@ -448,7 +448,7 @@ func (realDriver) memcpy3D(m *cu.CudaMemcpy3D, st cu.Stream, async bool) error {
 
 // destroyArray frees an array, texture or surface (cuArrayDestroy,
 // cuTexObjectDestroy, cuSurfObjectDestroy).
-func destroyArray(r *resource) error {
+func (realDriver) destroyArray(r *resource) error {
 	switch r.kind {
 	case kindArray:
 		return cu.ArrayDestroy(cu.Array(r.h))

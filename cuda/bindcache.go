@@ -95,11 +95,6 @@ func (s *ctxState) bindID() uint64 {
 // nothing when the layer made it current there last (remembered: true),
 // else a check and, if another is current, cuCtxSetCurrent.
 func (s *ctxState) bind() (remembered bool, err error) {
-	if s.fake != nil {
-		if err := s.fake.bind(s); err != nil {
-			return false, err
-		}
-	}
 	m := getm()
 	key := bindKey(m, s.bindID())
 	slot := slotOf(m)
@@ -127,7 +122,7 @@ func (s *ctxState) failed(err error, remembered bool) bool {
 }
 
 func (s *ctxState) bindSlow(slot *atomic.Uint64, key uint64) error {
-	d := s.drv()
+	d := s.drv
 	if cur, err := d.ctxGetCurrent(); err != nil || cur != s.ctx {
 		if err := d.ctxSetCurrent(s.ctx); err != nil {
 			return err

@@ -36,11 +36,13 @@ func setFakeCurrent(c cu.Context) {
 }
 
 func (f *fakeDriver) ctxGetCurrent() (cu.Context, error) {
+	f.checkLive("cuCtxGetCurrent")
 	f.gets.Add(1)
 	return fakeCurrent(), nil
 }
 
 func (f *fakeDriver) ctxSetCurrent(c cu.Context) error {
+	f.checkLive("cuCtxSetCurrent")
 	f.sets.Add(1)
 	setFakeCurrent(c)
 	return nil
@@ -66,7 +68,7 @@ func twoFakeContexts(t *testing.T) (f *fakeDriver, ka, kb *Kernel, xa, xb *Buffe
 // during the launch is want.
 func launchIn(t *testing.T, f *fakeDriver, k *Kernel, x *Buffer[float32], want cu.Context) {
 	t.Helper()
-	f = k.mod.r.ctx.fake.(*fakeDriver)
+	f = k.mod.r.ctx.drv.(*fakeDriver)
 	var got cu.Context
 	f.onLaunch = func() { got = fakeCurrent() }
 	if err := k.Launch(Config{}, float32(1), x, x, int32(1)); err != nil {
@@ -87,7 +89,7 @@ func TestBindRemembers(t *testing.T) {
 	defer done()
 	ForgetCurrent()
 	launchIn(t, f, ka, xa, 0xa1)
-	fb := kb.mod.r.ctx.fake.(*fakeDriver)
+	fb := kb.mod.r.ctx.drv.(*fakeDriver)
 	g0, s0 := f.gets.Load()+fb.gets.Load(), f.sets.Load()+fb.sets.Load()
 	for range 10 {
 		launchIn(t, f, ka, xa, 0xa1)
@@ -277,7 +279,7 @@ func TestDoNotRetried(t *testing.T) {
 	_, ka, _, xa, _, done := twoFakeContexts(t)
 	defer done()
 	ForgetCurrent()
-	launchIn(t, ka.mod.r.ctx.fake.(*fakeDriver), ka, xa, 0xa1) // remembered now
+	launchIn(t, ka.mod.r.ctx.drv.(*fakeDriver), ka, xa, 0xa1) // remembered now
 	calls := 0
 	err := xa.a.r.ctxDo(func() error {
 		calls++

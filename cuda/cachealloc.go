@@ -279,7 +279,7 @@ func (c *cache) fresh(st *streamState, size uint64) (*cacheBlock, error) {
 	}
 	var ptr cu.Deviceptr
 	err := onThread(st.ctx, func() (err error) {
-		d := st.ctx.drv()
+		d := st.ctx.drv
 		ptr, err = d.memAllocAsync(size, pool, st.h)
 		if errors.Is(err, cu.ErrorOutOfMemory) {
 			if blks := c.takeAll(false); len(blks) > 0 {
@@ -332,7 +332,7 @@ func recycle(r *resource) error {
 	}
 	c.stats.Released++
 	c.mu.Unlock()
-	return onThread(r.ctx, func() error { return r.ctx.drv().destroy(&blk.res) })
+	return onThread(r.ctx, func() error { return r.ctx.drv.destroy(&blk.res) })
 }
 
 // takeAll empties the cache, or only the lists of closed streams when dead
@@ -367,7 +367,7 @@ func (c *cache) freeAll(blks []*cacheBlock) error {
 	for _, blk := range blks {
 		// One onThread a block: a free the bind's check repeats is that
 		// block's alone.
-		if err := onThread(c.ctx, func() error { return c.ctx.drv().destroy(&blk.res) }); err != nil && first == nil {
+		if err := onThread(c.ctx, func() error { return c.ctx.drv.destroy(&blk.res) }); err != nil && first == nil {
 			first = err
 		}
 	}

@@ -455,7 +455,7 @@ func (o *oomFake) memAllocAsync(bytes uint64, pool cu.MemoryPool, st cu.Stream) 
 // driver's error is returned.
 func TestCachingAllocOutOfMemory(t *testing.T) {
 	f, c := newFake(t)
-	c.ref.s.fake = &oomFake{fakeDriver: f, limit: 4096}
+	c.ref.s.drv = &oomFake{fakeDriver: f, limit: 4096}
 	defer c.Close()
 	s, closeS := fakeStream(c, 0x51)
 	defer closeS()
@@ -505,7 +505,7 @@ func TestCachingAllocUnreachable(t *testing.T) {
 	})
 }
 
-// mixedSizes is BenchmarkAllocAsyncMixed's sequence (gpu_test.go) and
+// mixedSizes is BenchmarkAllocAsyncMixed's sequence (gpu_bench_test.go) and
 // examples/allocBench's: 256 B << (x >> 33 % 19) for an LCG x.
 func mixedSizes(pairs int) []int {
 	sizes := make([]int, pairs)

@@ -22,6 +22,10 @@ var (
 	ErrView = errors.New("cuda: Close of a view; close the buffer it was sliced from")
 )
 
+// The device calls here (cuDeviceGet, cuDeviceGetCount, the queries of a
+// Device) need no context and come before any: they call package cu
+// directly, outside the driver seam (driver.go; TestDriverSeam lists them).
+
 // Device is a CUDA device (CUdevice): a value, safe to copy and to use from
 // any goroutine.
 type Device struct {
@@ -144,11 +148,12 @@ func newContext(d Device) (*Context, error) {
 	if err := initDriver(); err != nil {
 		return nil, err
 	}
+	// Direct: the context's driver is set from here (driver.go).
 	c, err := cu.DevicePrimaryCtxRetain(d.dev)
 	if err != nil {
 		return nil, err
 	}
-	s := &ctxState{ctx: c, dev: d.dev}
+	s := &ctxState{ctx: c, dev: d.dev, drv: realDriver{}}
 	return wrapCtx(s, d), nil
 }
 
@@ -237,13 +242,13 @@ func (c *Context) do(fn func(s *ctxState) error) error {
 // Synchronize waits for all the context's work (cuCtxSynchronize), blocking
 // the thread; see [Stream.Wait] for a wait that yields.
 func (c *Context) Synchronize() error {
-	return c.do(func(s *ctxState) error { return s.drv().synchronize() })
+	return c.do(func(s *ctxState) error { return s.drv.synchronize() })
 }
 
 // MemInfo returns the device's free and total memory (cuMemGetInfo).
 func (c *Context) MemInfo() (free, total uint64, err error) {
-	err = c.do(func(*ctxState) error {
-		free, total, err = cu.MemGetInfo()
+	err = c.do(func(s *ctxState) error {
+		free, total, err = s.drv.memGetInfo()
 		return err
 	})
 	return free, total, err
@@ -256,7 +261,7 @@ type ctxState struct {
 	dev      cu.Device
 	refs     atomic.Int64
 	releases releaseQueue  // of the resources that became unreachable
-	fake     driver        // nil: the real driver (tests set it)
+	drv      driver        // every driver call's seam (driver.go): realDriver, or the tests' fake
 	id       atomic.Uint64 // its handle's number in bindcache.go, 0 until bound
 }
 
@@ -324,18 +329,11 @@ func (s *ctxState) retain() { s.refs.Add(1) }
 func (s *ctxState) release() error {
 	switch n := s.refs.Add(-1); {
 	case n == 0:
-		return s.drv().releaseContext(s)
+		return s.drv.releaseContext(s)
 	case n < 0:
 		panic("cuda: context reference count below zero")
 	}
 	return nil
-}
-
-func (s *ctxState) drv() driver {
-	if s.fake != nil {
-		return s.fake
-	}
-	return realDriver{}
 }
 
 // uses counts the uses of a resource in flight and marks its close, as
@@ -573,7 +571,7 @@ func (r *resource) destroyClosed() error {
 	if r.kind == kindCached {
 		err = recycle(r) // cachealloc.go: no driver call unless the cache is full
 	} else if r.kind != kindNone {
-		err = onThread(r.ctx, func() error { return r.ctx.drv().destroy(r) })
+		err = onThread(r.ctx, func() error { return r.ctx.drv.destroy(r) })
 	}
 	if rerr := r.ctx.release(); err == nil {
 		err = rerr
@@ -604,94 +602,4 @@ func (r *resource) alive() error {
 		return ErrFreed
 	}
 	return nil
-}
-
-// driver is what the lifetime code calls: the real driver, or a fake in
-// the tests that checks no resource is freed twice or after its context.
-type driver interface {
-	bind(s *ctxState) error
-	destroy(r *resource) error
-	releaseContext(s *ctxState) error
-	synchronize() error
-	memAlloc(bytes uint64) (cu.Deviceptr, error)
-	hostAlloc(bytes uint64) (unsafe.Pointer, error)
-	function(m cu.Module, name string) (cu.Function, error)
-	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
-	memDriver                           // mempool.go
-	kernelDriver                        // occupancy.go
-	ipcDriver                           // ipc.go
-	vmmDriver                           // vmm.go
-	arrayDriver                         // array.go
-	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
-	bindDriver                          // bindcache.go
-	streamDriver                        // streamopts.go
-	linkDriver                          // link.go
-}
-
-// fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;
-// Launch calls the real ones directly (their arguments would escape
-// through an interface call).
-type fakeLauncher interface {
-	launch(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, nargs int) error
-	launchEx(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, attrs launchAttrs, nargs int) error
-}
-
-type realDriver struct{}
-
-func (realDriver) bind(*ctxState) error { return nil }
-
-func (realDriver) destroy(r *resource) error {
-	switch r.kind {
-	case kindMem:
-		return cu.MemFree(cu.Deviceptr(r.h))
-	case kindHost:
-		return cu.MemFreeHost(r.p)
-	case kindModule:
-		return cu.ModuleUnload(cu.Module(r.h))
-	case kindEvent:
-		return cu.EventDestroy(cu.Event(r.h))
-	case kindGraph:
-		return cu.GraphDestroy(cu.Graph(r.h))
-	case kindGraphExec:
-		return cu.GraphExecDestroy(cu.GraphExec(r.h))
-	case kindComm:
-		return destroyComm(r.h)
-	case kindMemAsync, kindPool, kindHostReg:
-		return destroyMem(r)
-	case kindLib:
-		return destroyLib(r)
-	case kindIPCMem:
-		return cu.IpcCloseMemHandle(cu.Deviceptr(r.h))
-	case kindAddr, kindPhys:
-		return destroyVMM(r)
-	case kindArray, kindTexture, kindSurface:
-		return destroyArray(r)
-	}
-	return nil
-}
-
-// destroyComm frees an NCCL communicator's rank (ncclCommDestroy). nccl.go
-// sets it: a module's copy of the layer leaves that file out when the
-// module has no package nccl (cugen gen -lib), and with it every way to
-// make a communicator, so this package needs NCCL only through nccl.go.
-var destroyComm func(h uint64) error
-
-func (realDriver) releaseContext(s *ctxState) error { return cu.DevicePrimaryCtxRelease(s.dev) }
-
-func (realDriver) synchronize() error { return cu.CtxSynchronize() }
-
-func (realDriver) memAlloc(bytes uint64) (cu.Deviceptr, error) { return cu.MemAlloc(bytes) }
-
-func (realDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
-	return cu.MemHostAlloc(bytes, cu.MemhostallocPortable)
-}
-
-func (realDriver) function(m cu.Module, name string) (cu.Function, error) {
-	return cu.ModuleGetFunction(m, name)
-}
-
-func (realDriver) enablePeer(_, peer *ctxState) error { return cu.CtxEnablePeerAccess(peer.ctx, 0) }
-
-func (realDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
-	return cu.FuncGetParamInfo(fn, i)
 }

@@ -27,7 +27,7 @@ func Devices() ([]Device, error) {
 // UUID returns the device's UUID (cuDeviceGetUuid), the one nvidia-smi
 // prints as GPU-xxxxxxxx-xxxx-....
 func (d Device) UUID() ([16]byte, error) {
-	u, err := cu.DeviceGetUuid(d.dev)
+	u, err := cu.DeviceGetUuid(d.dev) // no context: direct (driver.go)
 	return u.Bytes, err
 }
 
@@ -71,7 +71,7 @@ func (d Device) CanAccessPeer(peer Device) (bool, error) {
 	if d.dev == peer.dev {
 		return false, nil
 	}
-	ok, err := cu.DeviceCanAccessPeer(d.dev, peer.dev)
+	ok, err := cu.DeviceCanAccessPeer(d.dev, peer.dev) // no context: direct
 	return ok != 0, err
 }
 
@@ -91,7 +91,7 @@ func (c *Context) EnablePeerAccess(peer *Context) error {
 	if c != nil && c.ref.s == ps {
 		return fmt.Errorf("cuda: EnablePeerAccess: %w", errSamePeer)
 	}
-	err = c.do(func(s *ctxState) error { return s.drv().enablePeer(s, ps) })
+	err = c.do(func(s *ctxState) error { return s.drv.enablePeer(s, ps) })
 	if errors.Is(err, cu.ErrorPeerAccessAlreadyEnabled) {
 		return nil
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"unsafe"
 
 	"github.com/cugen/cugen/cuda/sys/cu"
 )
@@ -69,12 +67,13 @@ func (c *Context) ModuleWithDeviceRuntime(src Source, devrt string) (*Module, er
 		typ = cu.JitInputCubin
 	}
 	var img []byte
-	err = c.Do(func() error {
-		st, err := cu.LinkCreate(0, nil, nil)
+	err = c.do(func(s *ctxState) error {
+		d := s.drv
+		st, err := d.linkCreate(nil, nil)
 		if err != nil {
 			return err
 		}
-		defer cu.LinkDestroy(st)
+		defer d.linkDestroy(st)
 		data := out.Image
 		if typ == cu.JitInputPtx {
 			data = append(data[:len(data):len(data)], 0) // a C string
@@ -83,19 +82,15 @@ func (c *Context) ModuleWithDeviceRuntime(src Source, devrt string) (*Module, er
 		if name == "" {
 			name = "kernel.cu"
 		}
-		err = cu.LinkAddData(st, typ, unsafe.Pointer(&data[0]), uint64(len(data)), &name, 0, nil, nil)
-		runtime.KeepAlive(data)
-		if err != nil {
+		if err := d.linkAddData(st, typ, data, name, false); err != nil {
 			return fmt.Errorf("cuda: linking: %w", err)
 		}
-		if err := cu.LinkAddFile(st, cu.JitInputLibrary, devrt, 0, nil, nil); err != nil {
+		if err := d.linkAddFile(st, cu.JitInputLibrary, devrt); err != nil {
 			return fmt.Errorf("cuda: linking %s: %w", devrt, err)
 		}
-		p, n, err := cu.LinkComplete(st)
-		if err != nil {
+		if img, err = d.linkComplete(st); err != nil {
 			return fmt.Errorf("cuda: linking: %w", err)
 		}
-		img = append([]byte(nil), unsafe.Slice((*byte)(p), n)...) // the linker's, freed by LinkDestroy
 		return nil
 	})
 	if err != nil {

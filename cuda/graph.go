@@ -20,7 +20,7 @@ func (s *Stream) HostFunc(fn func()) error {
 		return errors.New("cuda: nil host function")
 	}
 	st := s.st
-	return st.do(func() error { return cu.LaunchHostFunc(st.h, fn) })
+	return st.do(func() error { return st.ctx.drv.launchHostFunc(st.h, fn) })
 }
 
 // BeginCapture starts capturing the work queued on the stream into a graph
@@ -36,7 +36,7 @@ func (s *Stream) BeginCapture() error {
 		if st.capturing {
 			return errors.New("cuda: BeginCapture on a stream already captured")
 		}
-		if err := cu.StreamBeginCapture(st.h, cu.StreamCaptureModeRelaxed); err != nil {
+		if err := st.ctx.drv.beginCapture(st.h); err != nil {
 			return err
 		}
 		st.capturing = true
@@ -73,7 +73,8 @@ func (st *streamState) endCapture() (*Graph, error) {
 		}
 		runtime.KeepAlive(keep)
 	}
-	h, err := cu.StreamEndCapture(st.h)
+	d := st.ctx.drv
+	h, err := d.endCapture(st.h)
 	// The memory closed during the capture, freed now on the stream; a
 	// failure here is the context's, which the next call reports.
 	st.freeAfterCapture()
@@ -84,15 +85,8 @@ func (st *streamState) endCapture() (*Graph, error) {
 	if len(pins) > 0 {
 		// The graph and each instance hold a reference to a user object
 		// whose destructor unpins the Go memory.
-		obj, err := cu.UserObjectCreate(unpin, 1, uint32(cu.UserObjectNoDestructorSync))
-		if err != nil {
-			unpin()
-			cu.GraphDestroy(h)
-			return nil, err
-		}
-		if err := cu.GraphRetainUserObject(h, obj, 1, uint32(cu.GraphUserObjectMove)); err != nil {
-			cu.UserObjectRelease(obj, 1)
-			cu.GraphDestroy(h)
+		if err := d.graphOwn(h, unpin); err != nil {
+			d.graphDestroy(h)
 			return nil, err
 		}
 	}
@@ -134,7 +128,7 @@ func (e *GraphExec) Raw() cu.GraphExec { return cu.GraphExec(e.r.h) }
 
 // Launch queues the graph on s (cuGraphLaunch).
 func (e *GraphExec) Launch(s *Stream) error {
-	return s.deviceOp(e.r, func(h cu.Stream) error { return cu.GraphLaunch(cu.GraphExec(e.r.h), h) })
+	return s.deviceOp(e.r, func(h cu.Stream) error { return e.r.ctx.drv.graphLaunch(cu.GraphExec(e.r.h), h) })
 }
 
 // Close destroys the instance (cuGraphExecDestroy).

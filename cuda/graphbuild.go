@@ -15,8 +15,7 @@ import (
 // instances' Upload, Update and parameter updates, graphdriver.go the
 // driver calls; graph.go has capture, Instantiate and Launch.
 
-// graphDriver is the driver's graph calls: the real driver, or a fake in
-// the tests (a context's fake driver that implements it).
+// graphDriver is the driver's graph calls, part of the seam (driver).
 type graphDriver interface {
 	graphCreate() (cu.Graph, error)
 	graphClone(g cu.Graph) (cu.Graph, error)
@@ -29,14 +28,15 @@ type graphDriver interface {
 	// graphExecSet sets the parameters of the instance's node n: a kernel,
 	// memcpy or memset node.
 	graphExecSet(e cu.GraphExec, n cu.GraphNode, spec *nodeSpec) error
-}
-
-// graphDrv returns s's graph driver.
-func (s *ctxState) graphDrv() graphDriver {
-	if g, ok := s.fake.(graphDriver); ok {
-		return g
-	}
-	return realDriver{}
+	graphLaunch(e cu.GraphExec, s cu.Stream) error
+	graphDestroy(g cu.Graph) error
+	// beginCapture is cuStreamBeginCapture in relaxed mode.
+	beginCapture(s cu.Stream) error
+	endCapture(s cu.Stream) (cu.Graph, error)
+	// graphOwn makes g own a user object whose destructor is destroy
+	// (cuUserObjectCreate, cuGraphRetainUserObject). On a failure destroy
+	// has run, or runs once the driver drops the object.
+	graphOwn(g cu.Graph, destroy func()) error
 }
 
 // NodeKind is what a graph node does.
@@ -136,7 +136,7 @@ var errBodyClose = errors.New("cuda: Close of a conditional node's body graph: c
 func NewGraph(c *Context) (*Graph, error) {
 	var g *Graph
 	err := c.do(func(s *ctxState) error {
-		h, err := s.graphDrv().graphCreate()
+		h, err := s.drv.graphCreate()
 		if err == nil {
 			g = &Graph{}
 			g.r = newResource(g, s, kindGraph, uint64(h), nil)
@@ -161,7 +161,7 @@ func (g *Graph) Clone() (*Graph, error) {
 	}
 	var h cu.Graph
 	err = onThread(ctx, func() (err error) {
-		h, err = ctx.graphDrv().graphClone(cu.Graph(g.r.h))
+		h, err = ctx.drv.graphClone(cu.Graph(g.r.h))
 		return err
 	})
 	if err != nil {
@@ -248,7 +248,7 @@ func (g *Graph) addLocked(ctx *ctxState, op string, deps []*GraphNode, spec *nod
 	spec.ctx = ctx.ctx
 	var h cu.GraphNode
 	err = onThread(ctx, func() (err error) {
-		h, err = ctx.graphDrv().graphAdd(cu.Graph(g.r.h), hs, spec)
+		h, err = ctx.drv.graphAdd(cu.Graph(g.r.h), hs, spec)
 		return err
 	})
 	runtime.KeepAlive(spec)

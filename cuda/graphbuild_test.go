@@ -46,7 +46,7 @@ func newGraphFake(t testing.TB) (*fakeGraph, *Context) {
 	// As newFake, without its Context, whose release would count.
 	f := &fakeDriver{t: t, next: 0x10000, live: map[uint64]bool{}, host: map[unsafe.Pointer][]byte{}}
 	g := &fakeGraph{fakeDriver: f, next: 0x70000, nodes: map[cu.Graph][]fakeNode{}, execs: map[cu.GraphExec]cu.Graph{}}
-	return g, wrapCtx(&ctxState{fake: g}, Device{})
+	return g, wrapCtx(&ctxState{drv: g}, Device{})
 }
 
 func (f *fakeGraph) handle() uint64 {

@@ -39,7 +39,7 @@ func (g *Graph) NewCondition(value uint32, reset bool) (*Condition, error) {
 	}
 	var h cu.GraphConditionalHandle
 	err = onThread(ctx, func() (err error) {
-		h, err = ctx.graphDrv().condHandle(cu.Graph(g.r.h), ctx.ctx, value, flags)
+		h, err = ctx.drv.condHandle(cu.Graph(g.r.h), ctx.ctx, value, flags)
 		return err
 	})
 	if err != nil {
@@ -128,7 +128,7 @@ func (g *Graph) addCond(op string, c *Condition, typ cu.GraphConditionalNodeType
 // graphAddNode calls cuGraphAddNode, whose Go signature differs between
 // CUDA 12 (cuGraphAddNode, no edge data) and 13 (cuGraphAddNode_v2 under
 // the old name): one of the two cases compiles to a call.
-func graphAddNode(g cu.Graph, deps []cu.GraphNode, p *cu.GraphNodeParams) (cu.GraphNode, error) {
+func (realDriver) graphAddNode(g cu.Graph, deps []cu.GraphNode, p *cu.GraphNodeParams) (cu.GraphNode, error) {
 	var dp *cu.GraphNode
 	if len(deps) > 0 {
 		dp = &deps[0]

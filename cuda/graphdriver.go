@@ -13,7 +13,7 @@ func (realDriver) graphCreate() (cu.Graph, error) { return cu.GraphCreate(0) }
 
 func (realDriver) graphClone(g cu.Graph) (cu.Graph, error) { return cu.GraphClone(g) }
 
-func (realDriver) graphAdd(g cu.Graph, deps []cu.GraphNode, n *nodeSpec) (cu.GraphNode, error) {
+func (d realDriver) graphAdd(g cu.Graph, deps []cu.GraphNode, n *nodeSpec) (cu.GraphNode, error) {
 	var dp *cu.GraphNode
 	if len(deps) > 0 {
 		dp = &deps[0]
@@ -41,7 +41,7 @@ func (realDriver) graphAdd(g cu.Graph, deps []cu.GraphNode, n *nodeSpec) (cu.Gra
 	case NodeMemFree:
 		return cu.GraphAddMemFreeNode(g, dp, nd, n.free)
 	case NodeConditional:
-		return graphAddNode(g, deps, n.cond)
+		return d.graphAddNode(g, deps, n.cond)
 	}
 	return 0, fmt.Errorf("cuda: no graph node of kind %v", n.kind)
 }
@@ -70,4 +70,27 @@ func (realDriver) graphExecSet(e cu.GraphExec, n cu.GraphNode, spec *nodeSpec) e
 		return cu.GraphExecMemsetNodeSetParams(e, n, spec.set, spec.ctx)
 	}
 	return fmt.Errorf("cuda: no parameters to set for a %v node", spec.kind)
+}
+
+func (realDriver) graphLaunch(e cu.GraphExec, s cu.Stream) error { return cu.GraphLaunch(e, s) }
+
+func (realDriver) graphDestroy(g cu.Graph) error { return cu.GraphDestroy(g) }
+
+func (realDriver) beginCapture(s cu.Stream) error {
+	return cu.StreamBeginCapture(s, cu.StreamCaptureModeRelaxed)
+}
+
+func (realDriver) endCapture(s cu.Stream) (cu.Graph, error) { return cu.StreamEndCapture(s) }
+
+func (realDriver) graphOwn(g cu.Graph, destroy func()) error {
+	obj, err := cu.UserObjectCreate(destroy, 1, uint32(cu.UserObjectNoDestructorSync))
+	if err != nil {
+		destroy()
+		return err
+	}
+	if err := cu.GraphRetainUserObject(g, obj, 1, uint32(cu.GraphUserObjectMove)); err != nil {
+		cu.UserObjectRelease(obj, 1) // runs destroy
+		return err
+	}
+	return nil
 }

@@ -37,7 +37,7 @@ func (g *Graph) InstantiateFlags(flags InstantiateFlags) (*GraphExec, error) {
 	}
 	var h cu.GraphExec
 	err = onThread(ctx, func() (err error) {
-		h, err = ctx.graphDrv().graphInstantiate(cu.Graph(g.r.h), uint64(flags))
+		h, err = ctx.drv.graphInstantiate(cu.Graph(g.r.h), uint64(flags))
 		return err
 	})
 	if err != nil {
@@ -54,7 +54,7 @@ func (g *Graph) InstantiateFlags(flags InstantiateFlags) (*GraphExec, error) {
 // so that its first launch starts sooner.
 func (e *GraphExec) Upload(s *Stream) error {
 	return s.deviceOp(e.r, func(h cu.Stream) error {
-		return e.r.ctx.graphDrv().graphUpload(cu.GraphExec(e.r.h), h)
+		return e.r.ctx.drv.graphUpload(cu.GraphExec(e.r.h), h)
 	})
 }
 
@@ -99,7 +99,7 @@ func (e *GraphExec) Update(g *Graph) error {
 	}
 	var info cu.GraphExecUpdateResultInfo
 	err = onThread(ctx, func() error {
-		return ctx.graphDrv().graphExecUpdate(cu.GraphExec(e.r.h), cu.Graph(g.r.h), &info)
+		return ctx.drv.graphExecUpdate(cu.GraphExec(e.r.h), cu.Graph(g.r.h), &info)
 	})
 	if err != nil {
 		return &UpdateError{Result: info.Result, Node: info.ErrorNode, FromNode: info.ErrorFromNode, Err: err}
@@ -158,7 +158,7 @@ func (e *GraphExec) SetKernelArgs(n *GraphNode, cfg Config, args ...any) error {
 		return err
 	}
 	spec := &nodeSpec{kind: NodeKernel, ctx: ctx.ctx, kernel: &p}
-	err = onThread(ctx, func() error { return ctx.graphDrv().graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
+	err = onThread(ctx, func() error { return ctx.drv.graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
 	unhold(args, held)
 	owner.release()
 	runtime.KeepAlive(buf)
@@ -188,7 +188,7 @@ func SetCopy[T any](e *GraphExec, n *GraphNode, dst, src Memory[T]) error {
 		return &GraphError{Op: op, Reason: "the ends are not of the kinds (device, host) of the node's"}
 	}
 	spec := &nodeSpec{kind: NodeMemcpy, ctx: ctx.ctx, copy: p}
-	err = onThread(ctx, func() error { return ctx.graphDrv().graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
+	err = onThread(ctx, func() error { return ctx.drv.graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
 	if err != nil {
 		return fmt.Errorf("cuda: GraphExec.%s: %w", op, err)
 	}
@@ -210,7 +210,7 @@ func SetFill[T any](e *GraphExec, n *GraphNode, b *Buffer[T], v T) error {
 		return err
 	}
 	spec := &nodeSpec{kind: NodeMemset, ctx: ctx.ctx, set: p}
-	err = onThread(ctx, func() error { return ctx.graphDrv().graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
+	err = onThread(ctx, func() error { return ctx.drv.graphExecSet(cu.GraphExec(e.r.h), n.h, spec) })
 	if err != nil {
 		return fmt.Errorf("cuda: GraphExec.%s: %w", op, err)
 	}

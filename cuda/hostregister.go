@@ -36,7 +36,7 @@ func Register[T any](c *Context, s []T) (*Registered[T], error) {
 			p = unsafe.Pointer(unsafe.SliceData(s))
 			pin = new(runtime.Pinner)
 			pin.Pin(p)
-			if err := st.drv().hostRegister(p, uint64(len(s))*size); err != nil {
+			if err := st.drv.hostRegister(p, uint64(len(s))*size); err != nil {
 				pin.Unpin()
 				return err
 			}
@@ -81,7 +81,7 @@ func (b *Buffer[T]) CopyFromRegisteredAsync(s *Stream, g *Registered[T]) error {
 	}
 	defer g.r.uses.release()
 	return s.hostCopy(b.a.r, g.r.p, g, func(st cu.Stream) error {
-		return cu.MemcpyHtoDAsync(b.ptr, g.r.p, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyHtoD(b.ptr, g.r.p, b.Bytes(), st, true)
 	})
 }
 
@@ -97,6 +97,6 @@ func (b *Buffer[T]) CopyToRegisteredAsync(s *Stream, g *Registered[T]) error {
 	}
 	defer g.r.uses.release()
 	return s.hostCopy(b.a.r, g.r.p, g, func(st cu.Stream) error {
-		return cu.MemcpyDtoHAsync(g.r.p, b.ptr, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyDtoH(g.r.p, b.ptr, b.Bytes(), st, true)
 	})
 }

@@ -204,7 +204,7 @@ func (b *Buffer[T]) ExportIPC() (IPCHandle[T], error) {
 		return h, fmt.Errorf("%w: %s: cuIpcGetMemHandle shares only cuMemAlloc's memory (Alloc)", ErrNotExportable, what)
 	}
 	err := r.do(func() error {
-		raw, err := r.ctx.drv().ipcGetMemHandle(cu.Deviceptr(r.h))
+		raw, err := r.ctx.drv.ipcGetMemHandle(cu.Deviceptr(r.h))
 		h.d.raw = raw.Reserved
 		return err
 	})
@@ -232,7 +232,7 @@ func OpenIPC[T any](c *Context, h IPCHandle[T]) (*Buffer[T], error) {
 	}
 	var b *Buffer[T]
 	err = c.do(func(s *ctxState) error {
-		base, err := s.drv().ipcOpenMemHandle(cu.IpcMemHandle{Reserved: h.d.raw})
+		base, err := s.drv.ipcOpenMemHandle(cu.IpcMemHandle{Reserved: h.d.raw})
 		if err != nil {
 			return err
 		}
@@ -240,7 +240,7 @@ func OpenIPC[T any](c *Context, h IPCHandle[T]) (*Buffer[T], error) {
 		a.r = newResource(a, s, kindIPCMem, uint64(base), nil)
 		// The driver's size of the mapping bounds the buffer; a driver
 		// that does not say leaves it unchecked.
-		if size, err := s.drv().addressRange(base); err == nil {
+		if size, err := s.drv.addressRange(base); err == nil {
 			if err := checkBounds("IPCHandle", &h.d, size); err != nil {
 				a.r.free()
 				return err
@@ -263,7 +263,7 @@ type IPCEvent struct{ *Event }
 func (c *Context) NewIPCEvent() (*IPCEvent, error) {
 	var e *IPCEvent
 	err := c.do(func(s *ctxState) error {
-		h, err := s.drv().eventCreate(uint32(cu.EventInterprocess | cu.EventDisableTiming))
+		h, err := s.drv.eventCreate(uint32(cu.EventInterprocess | cu.EventDisableTiming))
 		if err == nil {
 			e = &IPCEvent{&Event{}}
 			e.r = newResource(e.Event, s, kindEvent, uint64(h), nil)
@@ -295,7 +295,7 @@ func (e *IPCEvent) Export() (IPCEventHandle, error) {
 		return h, errors.New("cuda: nil *IPCEvent")
 	}
 	err := e.r.do(func() error {
-		raw, err := e.r.ctx.drv().ipcGetEventHandle(cu.Event(e.r.h))
+		raw, err := e.r.ctx.drv.ipcGetEventHandle(cu.Event(e.r.h))
 		h.d.raw = raw.Reserved
 		return err
 	})
@@ -319,7 +319,7 @@ func (c *Context) OpenIPCEvent(h IPCEventHandle) (*Event, error) {
 	}
 	var e *Event
 	err := c.do(func(s *ctxState) error {
-		ev, err := s.drv().ipcOpenEventHandle(cu.IpcEventHandle{Reserved: h.d.raw})
+		ev, err := s.drv.ipcOpenEventHandle(cu.IpcEventHandle{Reserved: h.d.raw})
 		if err == nil {
 			e = &Event{}
 			e.r = newResource(e, s, kindEvent, uint64(ev), nil)
@@ -350,13 +350,13 @@ func (c *Context) NewIPCMemPool(o MemPoolOptions) (*IPCMemPool, error) {
 			Location:    cu.MemLocation{Type: cu.MemLocationTypeDevice, Id: int32(c.dev.ordinal)},
 			MaxSize:     o.MaxSize,
 		}
-		h, err := s.drv().memPoolCreate(&props)
+		h, err := s.drv.memPoolCreate(&props)
 		if err != nil {
 			return err
 		}
 		if o.ReleaseThreshold != 0 {
-			if err := s.drv().memPoolSet(h, cu.MempoolAttrReleaseThreshold, o.ReleaseThreshold); err != nil {
-				s.drv().destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
+			if err := s.drv.memPoolSet(h, cu.MempoolAttrReleaseThreshold, o.ReleaseThreshold); err != nil {
+				s.drv.destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
 				return err
 			}
 		}
@@ -367,9 +367,9 @@ func (c *Context) NewIPCMemPool(o MemPoolOptions) (*IPCMemPool, error) {
 		// first). Sharing the pool here, and holding that descriptor until
 		// the pool is destroyed, lets ExportPoolPointer come before
 		// ExportFD, or without it.
-		fd, err := s.drv().memPoolExportFD(h)
+		fd, err := s.drv.memPoolExportFD(h)
 		if err != nil {
-			s.drv().destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
+			s.drv.destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
 			return err
 		}
 		p = &IPCMemPool{&MemPool{dev: c.dev}}
@@ -400,7 +400,7 @@ func (p *IPCMemPool) ExportFD() (*os.File, error) {
 	}
 	var fd int
 	err := p.r.do(func() (err error) {
-		fd, err = p.r.ctx.drv().memPoolExportFD(cu.MemoryPool(p.r.h))
+		fd, err = p.r.ctx.drv.memPoolExportFD(cu.MemoryPool(p.r.h))
 		return err
 	})
 	if err != nil {
@@ -436,7 +436,7 @@ func (c *Context) ImportMemPool(f *os.File) (*ImportedMemPool, error) {
 		var err error
 		cerr := sc.Control(func(fd uintptr) {
 			var h cu.MemoryPool
-			if h, err = s.drv().memPoolImportFD(int(fd)); err == nil {
+			if h, err = s.drv.memPoolImportFD(int(fd)); err == nil {
 				p = &ImportedMemPool{dev: c.dev}
 				p.r = newResource(p, s, kindPool, uint64(h), nil)
 			}
@@ -462,7 +462,7 @@ func (p *ImportedMemPool) Access(d Device) (cu.MemAccessFlags, error) {
 	var f cu.MemAccessFlags
 	loc := cu.MemLocation{Type: cu.MemLocationTypeDevice, Id: int32(d.ordinal)}
 	err := p.r.do(func() (err error) {
-		f, err = p.r.ctx.drv().memPoolGetAccess(cu.MemoryPool(p.r.h), &loc)
+		f, err = p.r.ctx.drv.memPoolGetAccess(cu.MemoryPool(p.r.h), &loc)
 		return err
 	})
 	return f, err
@@ -473,7 +473,7 @@ func (p *ImportedMemPool) Access(d Device) (cu.MemAccessFlags, error) {
 // from d.
 func (p *ImportedMemPool) SetAccess(d Device, flags cu.MemAccessFlags) error {
 	desc := cu.MemAccessDesc{Location: cu.MemLocation{Type: cu.MemLocationTypeDevice, Id: int32(d.ordinal)}, Flags: flags}
-	return p.r.do(func() error { return p.r.ctx.drv().memPoolSetAccess(cu.MemoryPool(p.r.h), &desc) })
+	return p.r.do(func() error { return p.r.ctx.drv.memPoolSetAccess(cu.MemoryPool(p.r.h), &desc) })
 }
 
 // PoolPointer is a buffer of an [IPCMemPool] exported for another process
@@ -516,7 +516,7 @@ func ExportPoolPointer[T any](b *Buffer[T]) (PoolPointer[T], error) {
 		return h, fmt.Errorf("%w: %s: only memory allocated from an IPC pool (AllocFromPool) is exported by pointer", ErrNotExportable, r.kind)
 	}
 	err := r.do(func() error {
-		d, err := r.ctx.drv().memPoolExportPointer(cu.Deviceptr(r.h))
+		d, err := r.ctx.drv.memPoolExportPointer(cu.Deviceptr(r.h))
 		h.d.raw = d.Reserved
 		return err
 	})
@@ -558,7 +558,7 @@ func ImportPoolPointer[T any](p *ImportedMemPool, s *Stream, h PoolPointer[T]) (
 	var b *Buffer[T]
 	err = st.do(func() error {
 		raw := cu.MemPoolPtrExportData{Reserved: h.d.raw}
-		base, err := st.ctx.drv().memPoolImportPointer(cu.MemoryPool(p.r.h), &raw, st.h)
+		base, err := st.ctx.drv.memPoolImportPointer(cu.MemoryPool(p.r.h), &raw, st.h)
 		if err != nil {
 			return err
 		}
@@ -567,7 +567,7 @@ func ImportPoolPointer[T any](p *ImportedMemPool, s *Stream, h PoolPointer[T]) (
 		a.r.st = st
 		// The driver's size of the mapping bounds the buffer; a driver
 		// that does not say leaves it unchecked.
-		if size, err := st.ctx.drv().addressRange(base); err == nil {
+		if size, err := st.ctx.drv.addressRange(base); err == nil {
 			if err := checkBounds("PoolPointer", &h.d, size); err != nil {
 				a.r.free()
 				return err

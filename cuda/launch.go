@@ -317,15 +317,11 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer, sc *Bou
 		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
+	np := noescapeArgs(pp) // driver.go: the stack-packed arguments stay on the stack
 	var err error
 	if sc != nil && !cfg.hasAttrs() && sc.bound(ctx) {
 		for try := 0; ; try++ {
-			if ctx.fake != nil {
-				err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
-			} else {
-				err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-			}
-			if err == nil {
+			if err = ctx.drv.launch(k.fn, g, b, cfg.SharedMem, h, np); err == nil {
 				break
 			}
 			sc.rebind() // the thread may have lost its context behind the scope's back
@@ -339,11 +335,7 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer, sc *Bou
 		var remembered bool
 		if remembered, err = ctx.bind(); err == nil {
 			for try := 0; ; try++ {
-				if ctx.fake != nil {
-					err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
-				} else {
-					err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-				}
+				err = ctx.drv.launch(k.fn, g, b, cfg.SharedMem, h, np)
 				if err == nil || !ctx.failed(err, remembered && try == 0) {
 					break
 				}
@@ -357,28 +349,12 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer, sc *Bou
 		if aerr != nil {
 			return aerr
 		}
-		err = onThread(ctx, func() error {
-			if ctx.fake != nil {
-				return ctx.fake.(fakeLauncher).launchEx(k.fn, g, b, cfg.SharedMem, h, la, len(pp))
-			}
-			return launchEx(k.fn, g, b, cfg.SharedMem, h, &la, pp)
-		})
+		err = onThread(ctx, func() error { return ctx.drv.launchEx(k.fn, g, b, cfg.SharedMem, h, la, np) })
 	}
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
 	}
 	return nil
-}
-
-// launchEx calls cuLaunchKernelEx.
-func launchEx(fn cu.Function, g, b Dim3, shared uint32, h cu.Stream, la *launchAttrs, pp []unsafe.Pointer) error {
-	lc := cu.LaunchConfig{
-		GridDimX: g.X, GridDimY: g.Y, GridDimZ: g.Z,
-		BlockDimX: b.X, BlockDimY: b.Y, BlockDimZ: b.Z,
-		SharedMemBytes: shared, HStream: h,
-		Attrs: &la.a[0], NumAttrs: uint32(la.n),
-	}
-	return cu.LaunchKernelEx(&lc, fn, pp, nil)
 }
 
 // bufAt reads *a as the *Buffer[T] it is (kernelArg), through its T-free

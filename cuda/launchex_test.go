@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"testing"
+	"unsafe"
 
 	"github.com/cugen/cugen/cuda/sys/cu"
 )
@@ -22,7 +23,7 @@ type fakeKernelState struct {
 	peers   map[[2]*ctxState]bool          // peer access enabled (device_test.go)
 }
 
-func (f *fakeDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, la launchAttrs, nargs int) error {
+func (f *fakeDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, la launchAttrs, pp []unsafe.Pointer) error {
 	if f.quiet {
 		return nil
 	}
@@ -31,7 +32,7 @@ func (f *fakeDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, s cu.Str
 	f.ex.last = append([]cu.LaunchAttribute(nil), la.a[:la.n]...)
 	f.ex.grid = g
 	f.mu.Unlock()
-	return f.launch(fn, g, b, shared, s, nargs)
+	return f.launch(fn, g, b, shared, s, pp)
 }
 
 // TestLaunchAttributes: each attribute of Config reaches cuLaunchKernelEx

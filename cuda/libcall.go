@@ -175,5 +175,5 @@ func btoi(b bool) int {
 // sameContext reports whether a and b are states of one context (each
 // NewContext has a state of its own).
 func sameContext(a, b *ctxState) bool {
-	return a == b || a.ctx == b.ctx && a.fake == b.fake
+	return a == b || a.ctx == b.ctx && a.drv == b.drv
 }

@@ -19,6 +19,9 @@ import (
 // free of something it never handed out, or a free after the context's
 // release.
 type fakeDriver struct {
+	// driver is nil: a call the fake does not define panics, its
+	// method named in the stack, and never reaches the real driver.
+	driver
 	t        testing.TB
 	mu       sync.Mutex
 	next     uint64
@@ -35,6 +38,7 @@ type fakeDriver struct {
 	arr  fakeArr     // array_test.go
 	strm fakeStreams // streamopts_test.go
 	link fakeLinker  // link_test.go
+	cp   fakeCopies  // fakecopy_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
@@ -42,27 +46,23 @@ type fakeDriver struct {
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
 	fakeKernelState
 	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
-	binds      atomic.Int64 // the layer's binds of a context to a thread (scope_test.go)
 	launchErr  error        // what launch returns
 	needCtx    bool         // launch fails with no context current (bindcache_test.go)
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
 	f := &fakeDriver{t: t, next: 0x10000, live: map[uint64]bool{}, host: map[unsafe.Pointer][]byte{}}
-	return f, wrapCtx(&ctxState{fake: f}, Device{})
+	return f, wrapCtx(&ctxState{drv: f}, Device{})
 }
 
-func (f *fakeDriver) bind(s *ctxState) error {
-	if f.quiet {
-		return nil
-	}
-	f.binds.Add(1)
+// checkLive fails the test when the driver's call comes after the
+// context's release.
+func (f *fakeDriver) checkLive(call string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.released > 0 {
-		f.t.Errorf("a call bound the context after its release")
+		f.t.Errorf("%s after the context's release", call)
 	}
-	return nil
 }
 
 func (f *fakeDriver) destroy(r *resource) error {
@@ -81,6 +81,10 @@ func (f *fakeDriver) destroy(r *resource) error {
 			f.t.Errorf("free of %#x, not allocated or freed before", r.h)
 		}
 		delete(f.live, r.h)
+		delete(f.cp.size, r.h)
+		delete(f.cp.bytes, r.h)
+	case kindEvent:
+		delete(f.vm.events, cu.Event(r.h)) // NewEvent's: eventCreate's
 	case kindHost:
 		if f.host[r.p] == nil {
 			f.t.Errorf("free of host memory %p, not allocated or freed before", r.p)
@@ -119,6 +123,10 @@ func (f *fakeDriver) memAlloc(bytes uint64) (cu.Deviceptr, error) {
 	p := f.next
 	f.next += (bytes + 255) &^ 255
 	f.live[p] = true
+	if f.cp.size == nil {
+		f.cp.size = map[uint64]uint64{}
+	}
+	f.cp.size[p] = bytes
 	return cu.Deviceptr(p), nil
 }
 
@@ -385,10 +393,11 @@ func (f *fakeDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error)
 	return f.params[i][0], f.params[i][1], nil
 }
 
-func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, nargs int) error {
+func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, pp []unsafe.Pointer) error {
 	if f.quiet {
 		return nil
 	}
+	f.checkLive("cuLaunchKernel")
 	f.inLaunch.Add(1)
 	defer f.inLaunch.Add(-1)
 	f.launches.Add(1)

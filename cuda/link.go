@@ -151,10 +151,19 @@ type linkDriver interface {
 	// linkComplete returns a copy of the image in Go memory.
 	linkComplete(ls cu.LinkState) ([]byte, error)
 	linkDestroy(ls cu.LinkState) error
+	// linkAddFile adds the file at path (cuLinkAddFile).
+	linkAddFile(ls cu.LinkState, typ cu.JitInputType, path string) error
 }
 
 func (realDriver) linkCreate(opts []cu.JitOption, vals []uintptr) (cu.LinkState, error) {
+	if len(opts) == 0 {
+		return cu.LinkCreate(0, nil, nil)
+	}
 	return cu.LinkCreate(uint32(len(opts)), &opts[0], &vals[0])
+}
+
+func (realDriver) linkAddFile(ls cu.LinkState, typ cu.JitInputType, path string) error {
+	return cu.LinkAddFile(ls, typ, path, 0, nil, nil)
 }
 
 func (realDriver) linkAddData(ls cu.LinkState, typ cu.JitInputType, data []byte, name string, null bool) error {
@@ -249,7 +258,7 @@ func (c *Context) Link(inputs []LinkInput, o LinkOptions) (*Linked, error) {
 		pin.Pin(&vals[0])
 		clear(info) // a second run (onThread's) starts from empty logs
 		clear(errLog)
-		d := s.drv()
+		d := s.drv
 		fail := func(step string, err error) error {
 			return &LinkError{Step: step, Err: err, InfoLog: cLog(info), ErrorLog: cLog(errLog)}
 		}

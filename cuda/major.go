@@ -19,6 +19,8 @@ var ErrWrongMajor = fmt.Errorf("cuda: the driver is older than the program's CUD
 // it, so a wrong-major binary fails at its first call with the advice,
 // never later with a missing symbol.
 func initDriver() error {
+	// cuInit and the version query need no context: direct, outside
+	// the driver seam (driver.go).
 	if err := cu.Init(0); err != nil {
 		return err
 	}

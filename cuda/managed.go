@@ -15,7 +15,7 @@ import (
 // [Buffer.AttachToStream] ties it to one stream. Close frees it (cuMemFree).
 func AllocManaged[T any](c *Context, n int) (*Buffer[T], error) {
 	return allocBuffer[T](c, n, true, func(s *ctxState, bytes uint64) (cu.Deviceptr, error) {
-		return s.drv().memAllocManaged(bytes, uint32(cu.MemAttachGlobal))
+		return s.drv.memAllocManaged(bytes, uint32(cu.MemAttachGlobal))
 	})
 }
 
@@ -66,7 +66,7 @@ func (b *Buffer[T]) prefetch(s *Stream, dev cu.Device) error {
 		return err
 	}
 	return s.deviceOp(b.a.r, func(st cu.Stream) error {
-		return b.a.r.ctx.drv().memPrefetch(b.ptr, b.Bytes(), dev, st)
+		return b.a.r.ctx.drv.memPrefetch(b.ptr, b.Bytes(), dev, st)
 	})
 }
 
@@ -86,7 +86,7 @@ func (b *Buffer[T]) advise(advice cu.CUmemAdvise, dev cu.Device) error {
 	if err := b.managed(); err != nil || b.n == 0 {
 		return err
 	}
-	return b.a.r.do(func() error { return b.a.r.ctx.drv().memAdvise(b.ptr, b.Bytes(), advice, dev) })
+	return b.a.r.do(func() error { return b.a.r.ctx.drv.memAdvise(b.ptr, b.Bytes(), advice, dev) })
 }
 
 // AttachToStream queues the attachment of the whole managed allocation
@@ -99,7 +99,7 @@ func (b *Buffer[T]) AttachToStream(s *Stream, flags cu.MemAttachFlags) error {
 		return err
 	}
 	return s.deviceOp(b.a.r, func(st cu.Stream) error {
-		return b.a.r.ctx.drv().attachMem(st, cu.Deviceptr(b.a.r.h), uint32(flags))
+		return b.a.r.ctx.drv.attachMem(st, cu.Deviceptr(b.a.r.h), uint32(flags))
 	})
 }
 

@@ -35,7 +35,7 @@ type devAlloc struct {
 // initialised. n may be 0 (no memory, nothing to copy).
 func Alloc[T any](c *Context, n int) (*Buffer[T], error) {
 	return allocBuffer[T](c, n, false, func(s *ctxState, bytes uint64) (cu.Deviceptr, error) {
-		return s.drv().memAlloc(bytes)
+		return s.drv.memAlloc(bytes)
 	})
 }
 
@@ -141,7 +141,7 @@ func (b *Buffer[T]) CopyFrom(src []T) error {
 		return err
 	}
 	return b.a.r.do(func() error {
-		return cu.MemcpyHtoD(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes())
+		return b.a.r.ctx.drv.memcpyHtoD(b.ptr, noescape(unsafe.Pointer(unsafe.SliceData(src))), b.Bytes(), 0, false)
 	})
 }
 
@@ -152,7 +152,7 @@ func (b *Buffer[T]) CopyTo(dst []T) error {
 		return err
 	}
 	return b.a.r.do(func() error {
-		return cu.MemcpyDtoH(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes())
+		return b.a.r.ctx.drv.memcpyDtoH(noescape(unsafe.Pointer(unsafe.SliceData(dst))), b.ptr, b.Bytes(), 0, false)
 	})
 }
 
@@ -166,7 +166,7 @@ func (b *Buffer[T]) CopyFromAsync(s *Stream, src []T) error {
 		return err
 	}
 	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(src)), nil, func(st cu.Stream) error {
-		return cu.MemcpyHtoDAsync(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyHtoD(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes(), st, true)
 	})
 }
 
@@ -179,7 +179,7 @@ func (b *Buffer[T]) CopyToAsync(s *Stream, dst []T) error {
 		return err
 	}
 	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(dst)), nil, func(st cu.Stream) error {
-		return cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyDtoH(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes(), st, true)
 	})
 }
 
@@ -195,7 +195,7 @@ func (b *Buffer[T]) CopyFromHostAsync(s *Stream, h *HostBuffer[T]) error {
 	}
 	defer h.r.uses.release()
 	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
-		return cu.MemcpyHtoDAsync(b.ptr, h.p, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyHtoD(b.ptr, h.p, b.Bytes(), st, true)
 	})
 }
 
@@ -210,7 +210,7 @@ func (b *Buffer[T]) CopyToHostAsync(s *Stream, h *HostBuffer[T]) error {
 	}
 	defer h.r.uses.release()
 	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
-		return cu.MemcpyDtoHAsync(h.p, b.ptr, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyDtoH(h.p, b.ptr, b.Bytes(), st, true)
 	})
 }
 
@@ -226,9 +226,9 @@ func (b *Buffer[T]) CopyFromBuffer(src *Buffer[T]) error {
 	defer src.a.r.uses.release()
 	return b.a.r.do(func() error {
 		if sc, dc := src.a.r.ctx.ctx, b.a.r.ctx.ctx; sc != dc {
-			return cu.MemcpyPeer(b.ptr, dc, src.ptr, sc, b.Bytes())
+			return b.a.r.ctx.drv.memcpyPeer(b.ptr, dc, src.ptr, sc, b.Bytes(), 0, false)
 		}
-		return cu.MemcpyDtoD(b.ptr, src.ptr, b.Bytes())
+		return b.a.r.ctx.drv.memcpyDtoD(b.ptr, src.ptr, b.Bytes(), 0, false)
 	})
 }
 
@@ -244,9 +244,9 @@ func (b *Buffer[T]) CopyFromBufferAsync(s *Stream, src *Buffer[T]) error {
 	defer src.a.r.uses.release()
 	return s.deviceOp(b.a.r, func(st cu.Stream) error {
 		if sc, dc := src.a.r.ctx.ctx, b.a.r.ctx.ctx; sc != dc {
-			return cu.MemcpyPeerAsync(b.ptr, dc, src.ptr, sc, b.Bytes(), st)
+			return b.a.r.ctx.drv.memcpyPeer(b.ptr, dc, src.ptr, sc, b.Bytes(), st, true)
 		}
-		return cu.MemcpyDtoDAsync(b.ptr, src.ptr, b.Bytes(), st)
+		return b.a.r.ctx.drv.memcpyDtoD(b.ptr, src.ptr, b.Bytes(), st, true)
 	})
 }
 
@@ -279,33 +279,21 @@ func (b *Buffer[T]) Zero() error {
 func (b *Buffer[T]) memset(v T) (func(st cu.Stream, async bool) error, error) {
 	vb := unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))
 	bytes := b.Bytes()
-	switch w := pattern(vb); w {
+	var x uint32
+	w := pattern(vb)
+	switch w {
 	case 4:
-		x := *(*uint32)(unsafe.Pointer(&vb[0]))
-		return func(st cu.Stream, async bool) error {
-			if async {
-				return cu.MemsetD32Async(b.ptr, x, bytes/4, st)
-			}
-			return cu.MemsetD32(b.ptr, x, bytes/4)
-		}, nil
+		x = *(*uint32)(unsafe.Pointer(&vb[0]))
 	case 2:
-		x := *(*uint16)(unsafe.Pointer(&vb[0]))
-		return func(st cu.Stream, async bool) error {
-			if async {
-				return cu.MemsetD16Async(b.ptr, x, bytes/2, st)
-			}
-			return cu.MemsetD16(b.ptr, x, bytes/2)
-		}, nil
+		x = uint32(*(*uint16)(unsafe.Pointer(&vb[0])))
 	case 1:
-		x := vb[0]
-		return func(st cu.Stream, async bool) error {
-			if async {
-				return cu.MemsetD8Async(b.ptr, x, bytes, st)
-			}
-			return cu.MemsetD8(b.ptr, x, bytes)
-		}, nil
+		x = uint32(vb[0])
+	default:
+		return nil, fmt.Errorf("cuda: Buffer[%s].Fill: a %d-byte value that is no repetition of 1, 2 or 4 bytes (cuMemsetD8/16/32 write those)", typeName[T](), len(vb))
 	}
-	return nil, fmt.Errorf("cuda: Buffer[%s].Fill: a %d-byte value that is no repetition of 1, 2 or 4 bytes (cuMemsetD8/16/32 write those)", typeName[T](), len(vb))
+	return func(st cu.Stream, async bool) error {
+		return b.a.r.ctx.drv.memset(b.ptr, x, w, bytes/uint64(w), st, async)
+	}, nil
 }
 
 // pattern returns the width, 1, 2 or 4 bytes, of the smallest repeating
@@ -348,7 +336,7 @@ func AllocHost[T any](c *Context, n int) (*HostBuffer[T], error) {
 		k := kindNone
 		if n > 0 {
 			var err error
-			if p, err = s.drv().hostAlloc(uint64(n) * size); err != nil {
+			if p, err = s.drv.hostAlloc(uint64(n) * size); err != nil {
 				return err
 			}
 			k = kindHost
@@ -446,3 +434,68 @@ func checkPlain(t reflect.Type, path string) error {
 }
 
 func typeName[T any]() string { return reflect.TypeFor[T]().String() }
+
+// copyDriver is the driver's copies and fills of linear memory: each the
+// call on st (cuMemcpyHtoDAsync, ...) when async, else the synchronous
+// one (cuMemcpyHtoD, ...).
+type copyDriver interface {
+	memcpyHtoD(dst cu.Deviceptr, src unsafe.Pointer, bytes uint64, st cu.Stream, async bool) error
+	memcpyDtoH(dst unsafe.Pointer, src cu.Deviceptr, bytes uint64, st cu.Stream, async bool) error
+	memcpyDtoD(dst, src cu.Deviceptr, bytes uint64, st cu.Stream, async bool) error
+	// memcpyPeer copies between the contexts dctx and sctx (cuMemcpyPeer).
+	memcpyPeer(dst cu.Deviceptr, dctx cu.Context, src cu.Deviceptr, sctx cu.Context, bytes uint64, st cu.Stream, async bool) error
+	// memset sets n words of w bytes (1, 2 or 4) to x (cuMemsetD8, 16, 32).
+	memset(dst cu.Deviceptr, x uint32, w int, n uint64, st cu.Stream, async bool) error
+	memcpy2D(m *cu.CudaMemcpy2D, st cu.Stream, async bool) error
+}
+
+func (realDriver) memcpyHtoD(dst cu.Deviceptr, src unsafe.Pointer, bytes uint64, st cu.Stream, async bool) error {
+	if async {
+		return cu.MemcpyHtoDAsync(dst, src, bytes, st)
+	}
+	return cu.MemcpyHtoD(dst, src, bytes)
+}
+
+func (realDriver) memcpyDtoH(dst unsafe.Pointer, src cu.Deviceptr, bytes uint64, st cu.Stream, async bool) error {
+	if async {
+		return cu.MemcpyDtoHAsync(dst, src, bytes, st)
+	}
+	return cu.MemcpyDtoH(dst, src, bytes)
+}
+
+func (realDriver) memcpyDtoD(dst, src cu.Deviceptr, bytes uint64, st cu.Stream, async bool) error {
+	if async {
+		return cu.MemcpyDtoDAsync(dst, src, bytes, st)
+	}
+	return cu.MemcpyDtoD(dst, src, bytes)
+}
+
+func (realDriver) memcpyPeer(dst cu.Deviceptr, dctx cu.Context, src cu.Deviceptr, sctx cu.Context, bytes uint64, st cu.Stream, async bool) error {
+	if async {
+		return cu.MemcpyPeerAsync(dst, dctx, src, sctx, bytes, st)
+	}
+	return cu.MemcpyPeer(dst, dctx, src, sctx, bytes)
+}
+
+func (realDriver) memset(dst cu.Deviceptr, x uint32, w int, n uint64, st cu.Stream, async bool) error {
+	switch {
+	case w == 4 && async:
+		return cu.MemsetD32Async(dst, x, n, st)
+	case w == 4:
+		return cu.MemsetD32(dst, x, n)
+	case w == 2 && async:
+		return cu.MemsetD16Async(dst, uint16(x), n, st)
+	case w == 2:
+		return cu.MemsetD16(dst, uint16(x), n)
+	case async:
+		return cu.MemsetD8Async(dst, uint8(x), n, st)
+	}
+	return cu.MemsetD8(dst, uint8(x), n)
+}
+
+func (realDriver) memcpy2D(m *cu.CudaMemcpy2D, st cu.Stream, async bool) error {
+	if async {
+		return cu.Memcpy2DAsync(m, st)
+	}
+	return cu.Memcpy2D(m)
+}

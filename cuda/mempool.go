@@ -83,7 +83,7 @@ func allocAsync[T any](s *Stream, p *MemPool, n int) (*Buffer[T], error) {
 		var p cu.Deviceptr
 		if n > 0 {
 			var err error
-			if p, err = st.ctx.drv().memAllocAsync(uint64(n)*size, pool, st.h); err != nil {
+			if p, err = st.ctx.drv.memAllocAsync(uint64(n)*size, pool, st.h); err != nil {
 				return err
 			}
 			k = kindMemAsync
@@ -141,7 +141,7 @@ func (st *streamState) freeAfterCapture() error {
 	st.mu.Unlock()
 	var err error
 	for _, r := range rs {
-		if e := st.ctx.drv().destroy(r); err == nil {
+		if e := st.ctx.drv.destroy(r); err == nil {
 			err = e
 		}
 	}
@@ -150,7 +150,7 @@ func (st *streamState) freeAfterCapture() error {
 
 // destroyMem frees what mempool.go, hostregister.go make, the context
 // current.
-func destroyMem(r *resource) error {
+func (realDriver) destroyMem(r *resource) error {
 	switch r.kind {
 	case kindMemAsync:
 		return r.freeOn(func(st cu.Stream, async bool) error {
@@ -201,13 +201,13 @@ func (c *Context) NewMemPool(o MemPoolOptions) (*MemPool, error) {
 			Location:  cu.MemLocation{Type: cu.MemLocationTypeDevice, Id: int32(c.dev.ordinal)},
 			MaxSize:   o.MaxSize,
 		}
-		h, err := s.drv().memPoolCreate(&props)
+		h, err := s.drv.memPoolCreate(&props)
 		if err != nil {
 			return err
 		}
 		if o.ReleaseThreshold != 0 {
-			if err := s.drv().memPoolSet(h, cu.MempoolAttrReleaseThreshold, o.ReleaseThreshold); err != nil {
-				s.drv().destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
+			if err := s.drv.memPoolSet(h, cu.MempoolAttrReleaseThreshold, o.ReleaseThreshold); err != nil {
+				s.drv.destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
 				return err
 			}
 		}
@@ -224,7 +224,7 @@ func (c *Context) NewMemPool(o MemPoolOptions) (*MemPool, error) {
 func (c *Context) DefaultMemPool() (*MemPool, error) {
 	var p *MemPool
 	err := c.do(func(s *ctxState) error {
-		h, err := s.drv().defaultMemPool(s.dev)
+		h, err := s.drv.defaultMemPool(s.dev)
 		if err != nil {
 			return err
 		}
@@ -245,7 +245,7 @@ func (p *MemPool) Close() error { return p.r.free() }
 
 func (p *MemPool) get(attr cu.MemPoolAttribute) (v uint64, err error) {
 	err = p.r.do(func() (err error) {
-		v, err = p.r.ctx.drv().memPoolGet(cu.MemoryPool(p.r.h), attr)
+		v, err = p.r.ctx.drv.memPoolGet(cu.MemoryPool(p.r.h), attr)
 		return err
 	})
 	return v, err
@@ -261,14 +261,14 @@ func (p *MemPool) ReleaseThreshold() (uint64, error) {
 // synchronisations; math.MaxUint64 keeps all it has reserved.
 func (p *MemPool) SetReleaseThreshold(bytes uint64) error {
 	return p.r.do(func() error {
-		return p.r.ctx.drv().memPoolSet(cu.MemoryPool(p.r.h), cu.MempoolAttrReleaseThreshold, bytes)
+		return p.r.ctx.drv.memPoolSet(cu.MemoryPool(p.r.h), cu.MempoolAttrReleaseThreshold, bytes)
 	})
 }
 
 // Trim releases the pool's unused memory to the device until it reserves
 // at most keep bytes (cuMemPoolTrimTo).
 func (p *MemPool) Trim(keep uint64) error {
-	return p.r.do(func() error { return p.r.ctx.drv().memPoolTrim(cu.MemoryPool(p.r.h), keep) })
+	return p.r.do(func() error { return p.r.ctx.drv.memPoolTrim(cu.MemoryPool(p.r.h), keep) })
 }
 
 // MemPoolStats is a pool's memory in bytes: Used is allocated and not
@@ -284,7 +284,7 @@ type MemPoolStats struct {
 func (p *MemPool) Stats() (MemPoolStats, error) {
 	var s MemPoolStats
 	err := p.r.do(func() error {
-		d, h := p.r.ctx.drv(), cu.MemoryPool(p.r.h)
+		d, h := p.r.ctx.drv, cu.MemoryPool(p.r.h)
 		for _, a := range [...]struct {
 			attr cu.MemPoolAttribute
 			v    *uint64
@@ -322,7 +322,7 @@ func (p *MemPool) SetPeerAccess(peer *Context, on bool) error {
 	if on {
 		desc.Flags = cu.MemAccessFlagsProtReadwrite
 	}
-	return p.r.do(func() error { return p.r.ctx.drv().memPoolSetAccess(cu.MemoryPool(p.r.h), &desc) })
+	return p.r.do(func() error { return p.r.ctx.drv.memPoolSetAccess(cu.MemoryPool(p.r.h), &desc) })
 }
 
 func (realDriver) memAllocAsync(bytes uint64, pool cu.MemoryPool, st cu.Stream) (cu.Deviceptr, error) {

@@ -79,7 +79,7 @@ func (c *Context) LoadModule(image []byte) (*Module, error) {
 	}
 	var m *Module
 	err = c.do(func(s *ctxState) error {
-		h, log, err := loadData(img)
+		h, log, err := loadData(s.drv, img)
 		if err != nil {
 			if log != "" {
 				return fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
@@ -94,9 +94,9 @@ func (c *Context) LoadModule(image []byte) (*Module, error) {
 }
 
 // loadData calls cuModuleLoadDataEx with an error log buffer.
-func loadData(img []byte) (h cu.Module, log string, err error) {
+func loadData(d driver, img []byte) (h cu.Module, log string, err error) {
 	log, err = withJITLog(func(opts *cu.JitOption, vals *uintptr, n uint32) (err error) {
-		h, err = cu.ModuleLoadDataEx(unsafe.Pointer(&img[0]), n, opts, vals)
+		h, err = d.moduleLoad(unsafe.Pointer(&img[0]), n, opts, vals)
 		return err
 	})
 	runtime.KeepAlive(img)
@@ -151,7 +151,7 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	}
 	var k *Kernel
 	err := m.r.do(func() error {
-		drv := m.r.ctx.drv()
+		drv := m.r.ctx.drv
 		fn, err := drv.function(cu.Module(m.r.h), sym)
 		if err != nil {
 			return fmt.Errorf("cuda: kernel %q: %w", name, err)
@@ -172,7 +172,7 @@ func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
 	var p cu.Deviceptr
 	var size uint64
 	err := m.r.do(func() (err error) {
-		p, size, err = cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+		p, size, err = m.r.ctx.drv.moduleGlobal(cu.Module(m.r.h), name)
 		return err
 	})
 	return p, size, err
@@ -248,6 +248,8 @@ func LoadLibrary(image []byte) (*Library, error) {
 	}
 	var h cu.Library
 	log, err := withJITLog(func(opts *cu.JitOption, vals *uintptr, n uint32) (err error) {
+		// A library is of no context (nor are its unload and kernels):
+		// direct, outside the driver seam (driver.go).
 		h, err = cu.LibraryLoadData(unsafe.Pointer(&img[0]), opts, vals, n, nil, nil, 0)
 		return err
 	})
@@ -309,4 +311,20 @@ func (l *Library) Kernel(name string) (*Kernel, error) {
 		return nil, err
 	}
 	return k, nil
+}
+
+// moduleDriver is the driver's module calls but cuModuleGetFunction
+// (driver.function) and cuModuleUnload (driver.destroy).
+type moduleDriver interface {
+	// moduleLoad is cuModuleLoadDataEx; img stays valid through the call.
+	moduleLoad(img unsafe.Pointer, n uint32, opts *cu.JitOption, vals *uintptr) (cu.Module, error)
+	moduleGlobal(m cu.Module, name string) (cu.Deviceptr, uint64, error)
+}
+
+func (realDriver) moduleLoad(img unsafe.Pointer, n uint32, opts *cu.JitOption, vals *uintptr) (cu.Module, error) {
+	return cu.ModuleLoadDataEx(img, n, opts, vals)
+}
+
+func (realDriver) moduleGlobal(m cu.Module, name string) (cu.Deviceptr, uint64, error) {
+	return cu.ModuleGetGlobal(m, name)
 }

@@ -17,7 +17,7 @@ import (
 func TestCommChecks(t *testing.T) {
 	f, c := newFake(t)
 	f2 := &fakeDriver{t: t, next: 0x90000, live: map[uint64]bool{}}
-	c2 := wrapCtx(&ctxState{fake: f2, ctx: 2}, Device{})
+	c2 := wrapCtx(&ctxState{drv: f2, ctx: 2}, Device{})
 	comm := newComm(c.ref.s, 0xc0, 0, 2)
 	a, _ := Alloc[float32](c, 8)
 	b, _ := Alloc[float32](c, 16)

@@ -44,7 +44,7 @@ func (k *Kernel) query(what string, fn func(d kernelDriver) error) error {
 	if !r.uses.acquire() {
 		return fmt.Errorf("cuda: kernel %s: %s: its module: %w", k.name, what, ErrFreed)
 	}
-	err := onThread(r.ctx, func() error { return fn(r.ctx.drv()) })
+	err := onThread(r.ctx, func() error { return fn(r.ctx.drv) })
 	r.uses.release()
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %s: %w", k.name, what, err)

@@ -40,7 +40,7 @@ func AllocPitched[T any](c *Context, width, height int) (*Pitched[T], error) {
 		k := kindNone
 		if width > 0 && height > 0 {
 			var err error
-			if out.ptr, out.pitch, err = s.drv().memAllocPitch(uint64(width)*size, uint64(height), pitchElem(size)); err != nil {
+			if out.ptr, out.pitch, err = s.drv.memAllocPitch(uint64(width)*size, uint64(height), pitchElem(size)); err != nil {
 				return err
 			}
 			k = kindMem
@@ -127,7 +127,7 @@ func (p *Pitched[T]) copySync(op string, h []T, toDevice bool) error {
 		pin.Pin(hp)
 		defer pin.Unpin()
 		m := p.copy2D(hp, toDevice)
-		return cu.Memcpy2D(&m)
+		return p.r.ctx.drv.memcpy2D(&m, 0, false)
 	})
 }
 
@@ -151,7 +151,7 @@ func (p *Pitched[T]) copyAsync(op string, s *Stream, h []T, toDevice bool) error
 	hp := unsafe.Pointer(unsafe.SliceData(h))
 	return s.hostCopy(p.r, hp, nil, func(st cu.Stream) error {
 		m := p.copy2D(hp, toDevice)
-		return cu.Memcpy2DAsync(&m, st)
+		return p.r.ctx.drv.memcpy2D(&m, st, true)
 	})
 }
 

@@ -127,7 +127,7 @@ func (s *Stream) Synchronize() error {
 		return ErrCapturing
 	}
 	return st.do(func() error {
-		err := st.ctx.drv().streamSynchronize(st.h)
+		err := st.ctx.drv.streamSynchronize(st.h)
 		st.reap()
 		return err
 	})
@@ -145,7 +145,7 @@ func (s *Stream) Wait(ctx context.Context) error {
 		return ErrCapturing
 	}
 	ch := make(chan struct{})
-	if err := st.do(func() error { return cu.LaunchHostFunc(st.h, func() { close(ch) }) }); err != nil {
+	if err := st.do(func() error { return st.ctx.drv.launchHostFunc(st.h, func() { close(ch) }) }); err != nil {
 		return err
 	}
 	poll := time.NewTicker(5 * time.Millisecond)
@@ -186,7 +186,7 @@ func (s *Stream) query() error {
 		return ErrCapturing
 	}
 	return st.do(func() error {
-		err := cu.StreamQuery(st.h)
+		err := st.ctx.drv.streamQuery(st.h)
 		st.reap()
 		return err
 	})
@@ -211,7 +211,7 @@ func (s *Stream) WaitEvent(e *Event) error {
 	}
 	defer e.r.uses.release()
 	st := s.st
-	return st.do(func() error { return cu.StreamWaitEvent(st.h, cu.Event(e.r.h), 0) })
+	return st.do(func() error { return st.ctx.drv.streamWaitEvent(st.h, cu.Event(e.r.h)) })
 }
 
 // Close waits for the stream's work, releases the Go memory its copies
@@ -237,7 +237,7 @@ func (st *streamState) close() error {
 // destroy waits for the stream and destroys it and its events; the
 // context is current.
 func (st *streamState) destroy() error {
-	err := st.ctx.drv().streamSynchronize(st.h)
+	err := st.ctx.drv.streamSynchronize(st.h)
 	if e := st.freeAfterCapture(); err == nil {
 		err = e
 	}
@@ -245,19 +245,19 @@ func (st *streamState) destroy() error {
 	defer st.mu.Unlock()
 	for _, p := range st.pending {
 		p.pin.Unpin()
-		if e := cu.EventDestroy(p.ev); err == nil {
+		if e := st.ctx.drv.eventDestroy(p.ev); err == nil {
 			err = e
 		}
 	}
 	st.pending = nil
 	for _, ev := range st.events {
-		if e := cu.EventDestroy(ev); err == nil {
+		if e := st.ctx.drv.eventDestroy(ev); err == nil {
 			err = e
 		}
 	}
 	st.events = nil
 	if st.owned {
-		if e := st.ctx.drv().streamDestroy(st.h); err == nil {
+		if e := st.ctx.drv.streamDestroy(st.h); err == nil {
 			err = e
 		}
 	}
@@ -272,7 +272,7 @@ func (st *streamState) reap() {
 	i := 0
 	for ; i < len(st.pending); i++ {
 		p := st.pending[i]
-		if cu.EventQuery(p.ev) != nil {
+		if st.ctx.drv.eventQuery(p.ev) != nil {
 			break // not ready, or failed: kept until Close
 		}
 		p.pin.Unpin()
@@ -323,16 +323,16 @@ func (st *streamState) hostCopy(p unsafe.Pointer, keep any, op func(cu.Stream) e
 		ev, st.events = st.events[n-1], st.events[:n-1]
 	} else {
 		var err error
-		if ev, err = cu.EventCreate(uint32(cu.EventDisableTiming)); err != nil {
+		if ev, err = st.ctx.drv.eventCreate(uint32(cu.EventDisableTiming)); err != nil {
 			// No event to watch the copy with: wait for it here.
-			serr := cu.StreamSynchronize(st.h)
+			serr := st.ctx.drv.streamSynchronize(st.h)
 			pin.Unpin()
 			st.pinners = append(st.pinners, pin)
 			return serr
 		}
 	}
-	if err := cu.EventRecord(ev, st.h); err != nil {
-		serr := cu.StreamSynchronize(st.h)
+	if err := st.ctx.drv.eventRecord(ev, st.h); err != nil {
+		serr := st.ctx.drv.streamSynchronize(st.h)
 		pin.Unpin()
 		st.pinners = append(st.pinners, pin)
 		st.events = append(st.events, ev)
@@ -378,7 +378,7 @@ type Event struct{ r *resource }
 func (c *Context) NewEvent() (*Event, error) {
 	var e *Event
 	err := c.do(func(s *ctxState) error {
-		h, err := cu.EventCreate(uint32(cu.EventDefault))
+		h, err := s.drv.eventCreate(uint32(cu.EventDefault))
 		if err == nil {
 			e = &Event{}
 			e.r = newResource(e, s, kindEvent, uint64(h), nil)
@@ -393,18 +393,18 @@ func (e *Event) Raw() cu.Event { return cu.Event(e.r.h) }
 
 // Record records the event on s (cuEventRecord).
 func (e *Event) Record(s *Stream) error {
-	return s.deviceOp(e.r, func(h cu.Stream) error { return cu.EventRecord(cu.Event(e.r.h), h) })
+	return s.deviceOp(e.r, func(h cu.Stream) error { return e.r.ctx.drv.eventRecord(cu.Event(e.r.h), h) })
 }
 
 // Synchronize waits for the event (cuEventSynchronize), blocking the thread.
 func (e *Event) Synchronize() error {
-	return e.r.do(func() error { return cu.EventSynchronize(cu.Event(e.r.h)) })
+	return e.r.do(func() error { return e.r.ctx.drv.eventSynchronize(cu.Event(e.r.h)) })
 }
 
 // Done reports whether the work before the event's record is done
 // (cuEventQuery).
 func (e *Event) Done() (bool, error) {
-	err := e.r.do(func() error { return cu.EventQuery(cu.Event(e.r.h)) })
+	err := e.r.do(func() error { return e.r.ctx.drv.eventQuery(cu.Event(e.r.h)) })
 	if errors.Is(err, cu.ErrorNotReady) {
 		return false, nil
 	}
@@ -423,7 +423,7 @@ func Elapsed(start, end *Event) (time.Duration, error) {
 	defer end.r.uses.release()
 	var ms float32
 	err := start.r.do(func() (err error) {
-		ms, err = cu.EventElapsedTime(cu.Event(start.r.h), cu.Event(end.r.h))
+		ms, err = start.r.ctx.drv.eventElapsed(cu.Event(start.r.h), cu.Event(end.r.h))
 		return err
 	})
 	if err != nil {

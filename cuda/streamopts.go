@@ -36,6 +36,25 @@ type streamDriver interface {
 	streamContext(h cu.Stream) (cu.Context, error)
 	streamSynchronize(h cu.Stream) error
 	streamDestroy(h cu.Stream) error
+	streamQuery(h cu.Stream) error
+	streamWaitEvent(h cu.Stream, e cu.Event) error
+	launchHostFunc(h cu.Stream, fn func()) error
+	eventRecord(e cu.Event, h cu.Stream) error
+	eventQuery(e cu.Event) error
+	eventSynchronize(e cu.Event) error
+	eventElapsed(start, end cu.Event) (ms float32, err error)
+	eventDestroy(e cu.Event) error
+}
+
+func (realDriver) streamQuery(h cu.Stream) error                 { return cu.StreamQuery(h) }
+func (realDriver) streamWaitEvent(h cu.Stream, e cu.Event) error { return cu.StreamWaitEvent(h, e, 0) }
+func (realDriver) launchHostFunc(h cu.Stream, fn func()) error   { return cu.LaunchHostFunc(h, fn) }
+func (realDriver) eventRecord(e cu.Event, h cu.Stream) error     { return cu.EventRecord(e, h) }
+func (realDriver) eventQuery(e cu.Event) error                   { return cu.EventQuery(e) }
+func (realDriver) eventSynchronize(e cu.Event) error             { return cu.EventSynchronize(e) }
+func (realDriver) eventDestroy(e cu.Event) error                 { return cu.EventDestroy(e) }
+func (realDriver) eventElapsed(start, end cu.Event) (float32, error) {
+	return cu.EventElapsedTime(start, end)
 }
 
 func (realDriver) streamCreate(flags uint32, priority int32) (cu.Stream, error) {
@@ -69,7 +88,7 @@ func (c *Context) NewStreamWith(o StreamOptions) (*Stream, error) {
 	}
 	var out *Stream
 	err := c.do(func(s *ctxState) error {
-		h, err := s.drv().streamCreate(flags, int32(o.Priority))
+		h, err := s.drv.streamCreate(flags, int32(o.Priority))
 		if err == nil {
 			out = wrapStream(s, h, true)
 		}
@@ -85,7 +104,7 @@ func (c *Context) NewStreamWith(o StreamOptions) (*Stream, error) {
 func (c *Context) StreamPriorityRange() (least, greatest int, err error) {
 	var l, g int32
 	err = c.do(func(s *ctxState) (err error) {
-		l, g, err = s.drv().streamPriorityRange()
+		l, g, err = s.drv.streamPriorityRange()
 		return err
 	})
 	return int(l), int(g), err
@@ -100,7 +119,7 @@ func (s *Stream) Priority() (int, error) {
 	st := s.st
 	var p int32
 	err := st.do(func() (err error) {
-		p, err = st.ctx.drv().streamPriority(st.h)
+		p, err = st.ctx.drv.streamPriority(st.h)
 		return err
 	})
 	return int(p), err
@@ -118,7 +137,7 @@ func (c *Context) WrapStream(h cu.Stream) (*Stream, error) {
 	var out *Stream
 	err := c.do(func(s *ctxState) error {
 		if h != 0 && h != cu.StreamLegacy && h != cu.StreamPerThread {
-			ctx, err := s.drv().streamContext(h)
+			ctx, err := s.drv.streamContext(h)
 			if err != nil {
 				return fmt.Errorf("cuda: WrapStream(%#x): %w", uint64(h), err)
 			}

@@ -194,7 +194,7 @@ func (b *arrayBase) newView(create func(d arrayDriver) (uint64, error), wrap fun
 		return err
 	}
 	err := b.r.do(func() error {
-		h, err := create(b.r.ctx.drv())
+		h, err := create(b.r.ctx.drv)
 		if err != nil {
 			return err
 		}
@@ -333,7 +333,7 @@ func memTexture[T any](op string, r *resource, owner any, res *cu.ResourceDesc, 
 	}
 	var t *Texture
 	err := onThread(r.ctx, func() error {
-		h, err := r.ctx.drv().texCreate(res, &td)
+		h, err := r.ctx.drv.texCreate(res, &td)
 		if err != nil {
 			return err
 		}

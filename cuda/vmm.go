@@ -69,10 +69,10 @@ func (c *Context) Granularity() (minimum, recommended uint64, err error) {
 
 func granularity(s *ctxState, d Device) (minimum, recommended uint64, err error) {
 	prop := devProp(d)
-	if minimum, err = s.drv().memGranularity(&prop, cu.MemAllocGranularityMinimum); err != nil {
+	if minimum, err = s.drv.memGranularity(&prop, cu.MemAllocGranularityMinimum); err != nil {
 		return 0, 0, err
 	}
-	recommended, err = s.drv().memGranularity(&prop, cu.MemAllocGranularityRecommended)
+	recommended, err = s.drv.memGranularity(&prop, cu.MemAllocGranularityRecommended)
 	return minimum, recommended, err
 }
 
@@ -109,7 +109,7 @@ func (c *Context) NewPhysMem(size uint64) (*PhysMem, error) {
 			return err
 		}
 		prop := devProp(c.dev)
-		h, err := s.drv().memCreate(size, &prop)
+		h, err := s.drv.memCreate(size, &prop)
 		if err != nil {
 			return err
 		}
@@ -187,7 +187,7 @@ func (c *Context) ReserveAddress(size uint64) (*AddressRange, error) {
 		if err := checkGran("ReserveAddress", "size", size, g); err != nil {
 			return err
 		}
-		p, err := s.drv().memAddressReserve(size)
+		p, err := s.drv.memAddressReserve(size)
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (a *AddressRange) Map(off uint64, m *PhysMem) error {
 			o := a.st.maps[i]
 			return vmmErr(op, "[%d, %d) overlaps the mapping at [%d, %d)", off, off+m.size, o.off, o.off+o.size)
 		}
-		d := r.ctx.drv()
+		d := r.ctx.drv
 		p := a.base + cu.Deviceptr(off)
 		if err := d.memMap(p, m.size, cu.MemGenericAllocationHandle(m.r.h)); err != nil {
 			return err
@@ -266,7 +266,7 @@ func (a *AddressRange) Unmap(off uint64) error {
 		if i == len(a.st.maps) || a.st.maps[i].off != off {
 			return vmmErr("AddressRange.Unmap", "no mapping starts at offset %d", off)
 		}
-		if err := r.ctx.drv().memUnmap(a.base+cu.Deviceptr(off), a.st.maps[i].size); err != nil {
+		if err := r.ctx.drv.memUnmap(a.base+cu.Deviceptr(off), a.st.maps[i].size); err != nil {
 			return err
 		}
 		a.st.maps = slices.Delete(a.st.maps, i, i+1)
@@ -291,7 +291,7 @@ func (a *AddressRange) SetAccess(off, size uint64, d Device, flags cu.MemAccessF
 			return vmmErr(op, "[%d, %d) is not all mapped", off, off+size)
 		}
 		desc := cu.MemAccessDesc{Location: devProp(d).Location, Flags: flags}
-		return r.ctx.drv().memSetAccess(a.base+cu.Deviceptr(off), size, &desc)
+		return r.ctx.drv.memSetAccess(a.base+cu.Deviceptr(off), size, &desc)
 	})
 }
 
@@ -426,7 +426,7 @@ func (b *Growable[T]) Buffer() (*Buffer[T], error) {
 func (b *Growable[T]) Close() error { return b.r.Close() }
 
 // destroyVMM releases what vmm.go makes, the context current.
-func destroyVMM(r *resource) error {
+func (realDriver) destroyVMM(r *resource) error {
 	switch r.kind {
 	case kindPhys:
 		return cu.MemRelease(cu.MemGenericAllocationHandle(r.h))
