@@ -12,8 +12,9 @@ import "github.com/cugen/cugen/parser/ir"
 //     cusolverRfCreate is cusolverrf.Create. In one package, cusolverSp
 //     and cusolverRf could not drop their prefixes (cusolverDnCreate,
 //     cusolverSpCreate and cusolverRfCreate would all be Create).
-//   - The three APIs have their own handles and share nothing but the
-//     status type (cusolver.Status, as cusolvermg's).
+//   - The three APIs have their own handles and share nothing but
+//     cusolver_common.h's types (cusolverStatus_t: each package's Status,
+//     as cusolvermg's).
 //   - cuSOLVERSp takes cuSPARSE's matrix descriptor (cusparse.MatDescr):
 //     package cusolversp imports cusparse, so package cusolver, the dense
 //     API most programs use, does not.
