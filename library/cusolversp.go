@@ -59,7 +59,7 @@ var CuSOLVERRf = &Desc{
 	API:      "cuSOLVERRf",
 	Title:    "cuSOLVERRf",
 	Package:  "cusolverrf",
-	Imports:  []ir.Library{ir.Runtime, "cusolver"},
+	Imports:  []ir.Library{"cusolver"},
 	Include:  []string{"cusolverRf.h"},
 	Declare:  []string{"cusolverRf.h"},
 	Prefixes: []string{"CUSOLVERRF_", "cusolverRf", "CUSOLVER_", "cusolver"},
