@@ -86,8 +86,9 @@ func TestCuSOLVERSpRfWithoutGPU12(t *testing.T) {
 // cuSolverSp_LinearSolver sample. cusolverSpDcsrlsvluHost (on the host,
 // through a handle that needs a device) solves A x = b for the 1-D
 // Laplacian A (2 on the diagonal, -1 beside it, in CSR) with b = A *
-// (1, 2, ..., n), so x is (1, 2, ..., n); XcsrissymHost says A is
-// symmetric. Skips without a GPU (fails under CUGEN_REQUIRE_GPU=1).
+// (1, 2, ..., n), so x is (1, 2, ..., n), and returns singularity -1;
+// XcsrissymHost returns 1, A is symmetric (both results: spOutputs in
+// package library). Skips without a GPU (fails under CUGEN_REQUIRE_GPU=1).
 func TestCuSOLVERSpLinearSolveGPU12(t *testing.T) {
 	_, done := cudatest.Device0(t)
 	defer done()
@@ -124,16 +125,16 @@ func TestCuSOLVERSpLinearSolveGPU12(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cusparse.DestroyMatDescr(descr)
-	var sym int32
-	if err := cusolversp.XcsrissymHost(h, n, int32(len(val)), descr, &rowPtr[0], &rowPtr[1], &colInd[0], &sym); err != nil {
+	sym, err := cusolversp.XcsrissymHost(h, n, int32(len(val)), descr, &rowPtr[0], &rowPtr[1], &colInd[0])
+	if err != nil {
 		t.Fatal(err)
 	}
 	if sym != 1 {
 		t.Errorf("XcsrissymHost of the Laplacian: %d, want 1", sym)
 	}
 	x := make([]float64, n)
-	singularity := int32(-2)
-	if err := cusolversp.DcsrlsvluHost(h, n, int32(len(val)), descr, &val[0], &rowPtr[0], &colInd[0], &b[0], 1e-12, 0, &x[0], &singularity); err != nil {
+	singularity, err := cusolversp.DcsrlsvluHost(h, n, int32(len(val)), descr, &val[0], &rowPtr[0], &colInd[0], &b[0], 1e-12, 0, &x[0])
+	if err != nil {
 		t.Fatal(err)
 	}
 	if singularity != -1 {

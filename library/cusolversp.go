@@ -47,8 +47,9 @@ var CuSOLVERSp = &Desc{
 		// cuSOLVERSp is libcusolver's: its major is checked as cuSOLVER's is.
 		Version: Version{Symbol: "cusolverGetProperty", Form: Property},
 	},
-	LockLibs: []string{"libcusolver11"},
-	Needs:    []ir.Library{"nvjitlink", "cusparse", "cublas", "cublaslt"},
+	Overrides: Overrides{Directions: spOutputs()},
+	LockLibs:  []string{"libcusolver11"},
+	Needs:     []ir.Library{"nvjitlink", "cusparse", "cublas", "cublaslt"},
 }
 
 // CuSOLVERRf is cuSOLVER's refactorization API (cusolverRf.h: LU
@@ -82,4 +83,72 @@ var CuSOLVERRf = &Desc{
 	}},
 	LockLibs: []string{"libcusolver11"},
 	Needs:    []ir.Library{"nvjitlink", "cusparse", "cublas", "cublaslt"},
+}
+
+// spOutputs are the scalar outputs of cuSOLVERSp, which cusolverSp.h
+// does not document (cuSOLVER's documentation does: each is host
+// output): the sizes each BufferInfo function returns, and the solvers'
+// singularity, rank, residual norm, eigenvalue count and symmetry.
+// Arrays (x, p) and the device scalar mu stay pointers.
+func spOutputs() map[string]DirectionOverride {
+	out := map[string]DirectionOverride{}
+	for _, f := range []string{
+		"cusolverSpCcsrcholBufferInfo", "cusolverSpCcsrcholBufferInfoHost",
+		"cusolverSpCcsrluBufferInfoHost", "cusolverSpCcsrqrBufferInfo",
+		"cusolverSpCcsrqrBufferInfoBatched", "cusolverSpCcsrqrBufferInfoHost",
+		"cusolverSpDcsrcholBufferInfo", "cusolverSpDcsrcholBufferInfoHost",
+		"cusolverSpDcsrluBufferInfoHost", "cusolverSpDcsrqrBufferInfo",
+		"cusolverSpDcsrqrBufferInfoBatched", "cusolverSpDcsrqrBufferInfoHost",
+		"cusolverSpScsrcholBufferInfo", "cusolverSpScsrcholBufferInfoHost",
+		"cusolverSpScsrluBufferInfoHost", "cusolverSpScsrqrBufferInfo",
+		"cusolverSpScsrqrBufferInfoBatched", "cusolverSpScsrqrBufferInfoHost",
+		"cusolverSpZcsrcholBufferInfo", "cusolverSpZcsrcholBufferInfoHost",
+		"cusolverSpZcsrluBufferInfoHost", "cusolverSpZcsrqrBufferInfo",
+		"cusolverSpZcsrqrBufferInfoBatched", "cusolverSpZcsrqrBufferInfoHost",
+	} {
+		out[f+".internalDataInBytes"] = DirectionOverride{Dir: ir.Out, Why: "the bytes of internal data the factorization keeps: a host value the function writes"}
+		out[f+".workspaceInBytes"] = DirectionOverride{Dir: ir.Out, Why: "the bytes of workspace the factorization needs: a host value the function writes"}
+	}
+	for param, fs := range map[string][]string{
+		"singularity": {
+			"cusolverSpCcsrlsvchol", "cusolverSpCcsrlsvcholHost",
+			"cusolverSpCcsrlsvluHost", "cusolverSpCcsrlsvqr",
+			"cusolverSpCcsrlsvqrHost", "cusolverSpDcsrlsvchol",
+			"cusolverSpDcsrlsvcholHost", "cusolverSpDcsrlsvluHost",
+			"cusolverSpDcsrlsvqr", "cusolverSpDcsrlsvqrHost",
+			"cusolverSpScsrlsvchol", "cusolverSpScsrlsvcholHost",
+			"cusolverSpScsrlsvluHost", "cusolverSpScsrlsvqr",
+			"cusolverSpScsrlsvqrHost", "cusolverSpZcsrlsvchol",
+			"cusolverSpZcsrlsvcholHost", "cusolverSpZcsrlsvluHost",
+			"cusolverSpZcsrlsvqr", "cusolverSpZcsrlsvqrHost",
+		},
+		"issym": {
+			"cusolverSpXcsrissymHost",
+		},
+		"rankA": {
+			"cusolverSpCcsrlsqvqrHost", "cusolverSpDcsrlsqvqrHost",
+			"cusolverSpScsrlsqvqrHost", "cusolverSpZcsrlsqvqrHost",
+		},
+		"min_norm": {
+			"cusolverSpCcsrlsqvqrHost", "cusolverSpDcsrlsqvqrHost",
+			"cusolverSpScsrlsqvqrHost", "cusolverSpZcsrlsqvqrHost",
+		},
+		"num_eigs": {
+			"cusolverSpCcsreigsHost", "cusolverSpDcsreigsHost",
+			"cusolverSpScsreigsHost", "cusolverSpZcsreigsHost",
+		},
+	} {
+		for _, f := range fs {
+			out[f+"."+param] = DirectionOverride{Dir: ir.Out, Why: spOutputWhy[param]}
+		}
+	}
+	return out
+}
+
+var spOutputWhy = map[string]string{
+	"singularity": "the index of the first zero pivot, or -1: a host value the solver writes (cuSOLVER documents it as host output)",
+	"issym":       "1 if the matrix is symmetric, else 0: a host value the function writes",
+	"rankA":       "the numerical rank: a host value the function writes",
+	"min_norm":    "the norm of the least-squares residual: a host value the function writes",
+	"num_eigs":    "the number of eigenvalues in the box: a host value the function writes",
 }

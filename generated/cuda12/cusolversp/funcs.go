@@ -57,10 +57,10 @@ func GetStream(handle Handle) (streamId cudart.Stream, err error) {
 
 // XcsrissymHost wraps cusolverSpXcsrissymHost (symbol cusolverSpXcsrissymHost,
 // cusolverSp.h).
-func XcsrissymHost(handle Handle, m, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrEndPtrA, csrColIndA, issym *int32) error {
+func XcsrissymHost(handle Handle, m, nnzA int32, descrA cusparse.MatDescr, csrRowPtrA, csrEndPtrA, csrColIndA *int32) (issym int32, err error) {
 	sym, err := procXcsrissymHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -70,24 +70,24 @@ func XcsrissymHost(handle Handle, m, nnzA int32, descrA cusparse.MatDescr, csrRo
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrEndPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(issym)))
+	frame.Int(uintptr(unsafe.Pointer(&issym)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrEndPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(issym)
+	runtime.KeepAlive(&issym)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXcsrissymHost, Status(frame.Ret()))
+	return issym, ffiimpl.Error(procXcsrissymHost, Status(frame.Ret()))
 }
 
 // ScsrlsvluHost wraps cusolverSpScsrlsvluHost (symbol cusolverSpScsrlsvluHost,
 // cusolverSp.h).
-func ScsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, reorder int32, x *float32, singularity *int32) error {
+func ScsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
 	sym, err := procScsrlsvluHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -101,26 +101,26 @@ func ScsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrVa
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsvluHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procScsrlsvluHost, Status(frame.Ret()))
 }
 
 // DcsrlsvluHost wraps cusolverSpDcsrlsvluHost (symbol cusolverSpDcsrlsvluHost,
 // cusolverSp.h).
-func DcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, reorder int32, x *float64, singularity *int32) error {
+func DcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
 	sym, err := procDcsrlsvluHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -134,26 +134,26 @@ func DcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrVa
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsvluHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procDcsrlsvluHost, Status(frame.Ret()))
 }
 
 // CcsrlsvluHost wraps cusolverSpCcsrlsvluHost (symbol cusolverSpCcsrlsvluHost,
 // cusolverSp.h).
-func CcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex, singularity *int32) error {
+func CcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
 	sym, err := procCcsrlsvluHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -167,26 +167,26 @@ func CcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrVa
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsvluHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procCcsrlsvluHost, Status(frame.Ret()))
 }
 
 // ZcsrlsvluHost wraps cusolverSpZcsrlsvluHost (symbol cusolverSpZcsrlsvluHost,
 // cusolverSp.h).
-func ZcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex, singularity *int32) error {
+func ZcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
 	sym, err := procZcsrlsvluHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -200,26 +200,26 @@ func ZcsrlsvluHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrVa
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsvluHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procZcsrlsvluHost, Status(frame.Ret()))
 }
 
 // Scsrlsvqr wraps cusolverSpScsrlsvqr (symbol cusolverSpScsrlsvqr,
 // cusolverSp.h).
-func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32, singularity *int32) error {
+func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
 	sym, err := procScsrlsvqr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -233,26 +233,26 @@ func Scsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsvqr, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procScsrlsvqr, Status(frame.Ret()))
 }
 
 // Dcsrlsvqr wraps cusolverSpDcsrlsvqr (symbol cusolverSpDcsrlsvqr,
 // cusolverSp.h).
-func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64, singularity *int32) error {
+func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
 	sym, err := procDcsrlsvqr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -266,26 +266,26 @@ func Dcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *fl
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsvqr, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procDcsrlsvqr, Status(frame.Ret()))
 }
 
 // Ccsrlsvqr wraps cusolverSpCcsrlsvqr (symbol cusolverSpCcsrlsvqr,
 // cusolverSp.h).
-func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex, singularity *int32) error {
+func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
 	sym, err := procCcsrlsvqr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -299,26 +299,26 @@ func Ccsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cu
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsvqr, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procCcsrlsvqr, Status(frame.Ret()))
 }
 
 // Zcsrlsvqr wraps cusolverSpZcsrlsvqr (symbol cusolverSpZcsrlsvqr,
 // cusolverSp.h).
-func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex, singularity *int32) error {
+func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
 	sym, err := procZcsrlsvqr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -332,26 +332,26 @@ func Zcsrlsvqr(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cu
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsvqr, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procZcsrlsvqr, Status(frame.Ret()))
 }
 
 // ScsrlsvqrHost wraps cusolverSpScsrlsvqrHost (symbol cusolverSpScsrlsvqrHost,
 // cusolverSp.h).
-func ScsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, reorder int32, x *float32, singularity *int32) error {
+func ScsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
 	sym, err := procScsrlsvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -365,26 +365,26 @@ func ScsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsvqrHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procScsrlsvqrHost, Status(frame.Ret()))
 }
 
 // DcsrlsvqrHost wraps cusolverSpDcsrlsvqrHost (symbol cusolverSpDcsrlsvqrHost,
 // cusolverSp.h).
-func DcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, reorder int32, x *float64, singularity *int32) error {
+func DcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
 	sym, err := procDcsrlsvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -398,26 +398,26 @@ func DcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsvqrHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procDcsrlsvqrHost, Status(frame.Ret()))
 }
 
 // CcsrlsvqrHost wraps cusolverSpCcsrlsvqrHost (symbol cusolverSpCcsrlsvqrHost,
 // cusolverSp.h).
-func CcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex, singularity *int32) error {
+func CcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
 	sym, err := procCcsrlsvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -431,26 +431,26 @@ func CcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsvqrHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procCcsrlsvqrHost, Status(frame.Ret()))
 }
 
 // ZcsrlsvqrHost wraps cusolverSpZcsrlsvqrHost (symbol cusolverSpZcsrlsvqrHost,
 // cusolverSp.h).
-func ZcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex, singularity *int32) error {
+func ZcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
 	sym, err := procZcsrlsvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -464,26 +464,26 @@ func ZcsrlsvqrHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsvqrHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procZcsrlsvqrHost, Status(frame.Ret()))
 }
 
 // ScsrlsvcholHost wraps cusolverSpScsrlsvcholHost (symbol
 // cusolverSpScsrlsvcholHost, cusolverSp.h).
-func ScsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32, singularity *int32) error {
+func ScsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
 	sym, err := procScsrlsvcholHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -497,26 +497,26 @@ func ScsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrV
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsvcholHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procScsrlsvcholHost, Status(frame.Ret()))
 }
 
 // DcsrlsvcholHost wraps cusolverSpDcsrlsvcholHost (symbol
 // cusolverSpDcsrlsvcholHost, cusolverSp.h).
-func DcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64, singularity *int32) error {
+func DcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
 	sym, err := procDcsrlsvcholHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -530,26 +530,26 @@ func DcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrV
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsvcholHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procDcsrlsvcholHost, Status(frame.Ret()))
 }
 
 // CcsrlsvcholHost wraps cusolverSpCcsrlsvcholHost (symbol
 // cusolverSpCcsrlsvcholHost, cusolverSp.h).
-func CcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex, singularity *int32) error {
+func CcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
 	sym, err := procCcsrlsvcholHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -563,26 +563,26 @@ func CcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrV
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsvcholHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procCcsrlsvcholHost, Status(frame.Ret()))
 }
 
 // ZcsrlsvcholHost wraps cusolverSpZcsrlsvcholHost (symbol
 // cusolverSpZcsrlsvcholHost, cusolverSp.h).
-func ZcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex, singularity *int32) error {
+func ZcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
 	sym, err := procZcsrlsvcholHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -596,26 +596,26 @@ func ZcsrlsvcholHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrV
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsvcholHost, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procZcsrlsvcholHost, Status(frame.Ret()))
 }
 
 // Scsrlsvchol wraps cusolverSpScsrlsvchol (symbol cusolverSpScsrlsvchol,
 // cusolverSp.h).
-func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32, singularity *int32) error {
+func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, b *float32, tol float32, reorder int32, x *float32) (singularity int32, err error) {
 	sym, err := procScsrlsvchol.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -629,26 +629,26 @@ func Scsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsvchol, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procScsrlsvchol, Status(frame.Ret()))
 }
 
 // Dcsrlsvchol wraps cusolverSpDcsrlsvchol (symbol cusolverSpDcsrlsvchol,
 // cusolverSp.h).
-func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64, singularity *int32) error {
+func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, b *float64, tol float64, reorder int32, x *float64) (singularity int32, err error) {
 	sym, err := procDcsrlsvchol.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -662,26 +662,26 @@ func Dcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsvchol, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procDcsrlsvchol, Status(frame.Ret()))
 }
 
 // Ccsrlsvchol wraps cusolverSpCcsrlsvchol (symbol cusolverSpCcsrlsvchol,
 // cusolverSp.h).
-func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex, singularity *int32) error {
+func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, b *cudart.Complex, tol float32, reorder int32, x *cudart.Complex) (singularity int32, err error) {
 	sym, err := procCcsrlsvchol.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -695,26 +695,26 @@ func Ccsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Float32(float32(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsvchol, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procCcsrlsvchol, Status(frame.Ret()))
 }
 
 // Zcsrlsvchol wraps cusolverSpZcsrlsvchol (symbol cusolverSpZcsrlsvchol,
 // cusolverSp.h).
-func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex, singularity *int32) error {
+func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, b *cudart.DoubleComplex, tol float64, reorder int32, x *cudart.DoubleComplex) (singularity int32, err error) {
 	sym, err := procZcsrlsvchol.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -728,26 +728,26 @@ func Zcsrlsvchol(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrVal *
 	frame.Float64(float64(tol))
 	frame.Int(uintptr(reorder))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(singularity)))
+	frame.Int(uintptr(unsafe.Pointer(&singularity)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(singularity)
+	runtime.KeepAlive(&singularity)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsvchol, Status(frame.Ret()))
+	return singularity, ffiimpl.Error(procZcsrlsvchol, Status(frame.Ret()))
 }
 
 // ScsrlsqvqrHost wraps cusolverSpScsrlsqvqrHost (symbol
 // cusolverSpScsrlsqvqrHost, cusolverSp.h).
-func ScsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, rankA *int32, x *float32, p *int32, min_norm *float32) error {
+func ScsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, b *float32, tol float32, x *float32, p *int32) (rankA int32, min_norm float32, err error) {
 	sym, err := procScsrlsqvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -760,31 +760,31 @@ func ScsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, cs
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Float32(float32(tol))
-	frame.Int(uintptr(unsafe.Pointer(rankA)))
+	frame.Int(uintptr(unsafe.Pointer(&rankA)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(min_norm)))
+	frame.Int(uintptr(unsafe.Pointer(&min_norm)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(rankA)
+	runtime.KeepAlive(&rankA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(min_norm)
+	runtime.KeepAlive(&min_norm)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrlsqvqrHost, Status(frame.Ret()))
+	return rankA, min_norm, ffiimpl.Error(procScsrlsqvqrHost, Status(frame.Ret()))
 }
 
 // DcsrlsqvqrHost wraps cusolverSpDcsrlsqvqrHost (symbol
 // cusolverSpDcsrlsqvqrHost, cusolverSp.h).
-func DcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, rankA *int32, x *float64, p *int32, min_norm *float64) error {
+func DcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, b *float64, tol float64, x *float64, p *int32) (rankA int32, min_norm float64, err error) {
 	sym, err := procDcsrlsqvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -797,31 +797,31 @@ func DcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, cs
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Float64(float64(tol))
-	frame.Int(uintptr(unsafe.Pointer(rankA)))
+	frame.Int(uintptr(unsafe.Pointer(&rankA)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(min_norm)))
+	frame.Int(uintptr(unsafe.Pointer(&min_norm)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(rankA)
+	runtime.KeepAlive(&rankA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(min_norm)
+	runtime.KeepAlive(&min_norm)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrlsqvqrHost, Status(frame.Ret()))
+	return rankA, min_norm, ffiimpl.Error(procDcsrlsqvqrHost, Status(frame.Ret()))
 }
 
 // CcsrlsqvqrHost wraps cusolverSpCcsrlsqvqrHost (symbol
 // cusolverSpCcsrlsqvqrHost, cusolverSp.h).
-func CcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, rankA *int32, x *cudart.Complex, p *int32, min_norm *float32) error {
+func CcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, b *cudart.Complex, tol float32, x *cudart.Complex, p *int32) (rankA int32, min_norm float32, err error) {
 	sym, err := procCcsrlsqvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -834,31 +834,31 @@ func CcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, cs
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Float32(float32(tol))
-	frame.Int(uintptr(unsafe.Pointer(rankA)))
+	frame.Int(uintptr(unsafe.Pointer(&rankA)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(min_norm)))
+	frame.Int(uintptr(unsafe.Pointer(&min_norm)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(rankA)
+	runtime.KeepAlive(&rankA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(min_norm)
+	runtime.KeepAlive(&min_norm)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrlsqvqrHost, Status(frame.Ret()))
+	return rankA, min_norm, ffiimpl.Error(procCcsrlsqvqrHost, Status(frame.Ret()))
 }
 
 // ZcsrlsqvqrHost wraps cusolverSpZcsrlsqvqrHost (symbol
 // cusolverSpZcsrlsqvqrHost, cusolverSp.h).
-func ZcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, rankA *int32, x *cudart.DoubleComplex, p *int32, min_norm *float64) error {
+func ZcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, b *cudart.DoubleComplex, tol float64, x *cudart.DoubleComplex, p *int32) (rankA int32, min_norm float64, err error) {
 	sym, err := procZcsrlsqvqrHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -871,23 +871,23 @@ func ZcsrlsqvqrHost(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, cs
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Float64(float64(tol))
-	frame.Int(uintptr(unsafe.Pointer(rankA)))
+	frame.Int(uintptr(unsafe.Pointer(&rankA)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(min_norm)))
+	frame.Int(uintptr(unsafe.Pointer(&min_norm)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(rankA)
+	runtime.KeepAlive(&rankA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(min_norm)
+	runtime.KeepAlive(&min_norm)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrlsqvqrHost, Status(frame.Ret()))
+	return rankA, min_norm, ffiimpl.Error(procZcsrlsqvqrHost, Status(frame.Ret()))
 }
 
 // ScsreigvsiHost wraps cusolverSpScsreigvsiHost (symbol
@@ -1168,10 +1168,10 @@ func Zcsreigvsi(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *
 
 // ScsreigsHost wraps cusolverSpScsreigsHost (symbol cusolverSpScsreigsHost,
 // cusolverSp.h).
-func ScsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.Complex, num_eigs *int32) error {
+func ScsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.Complex) (num_eigs int32, err error) {
 	sym, err := procScsreigsHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1183,26 +1183,26 @@ func ScsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Struct(unsafe.Pointer(&left_bottom_corner), &layoutCuComplex)
 	frame.Struct(unsafe.Pointer(&right_upper_corner), &layoutCuComplex)
-	frame.Int(uintptr(unsafe.Pointer(num_eigs)))
+	frame.Int(uintptr(unsafe.Pointer(&num_eigs)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&left_bottom_corner)
 	runtime.KeepAlive(&right_upper_corner)
-	runtime.KeepAlive(num_eigs)
+	runtime.KeepAlive(&num_eigs)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsreigsHost, Status(frame.Ret()))
+	return num_eigs, ffiimpl.Error(procScsreigsHost, Status(frame.Ret()))
 }
 
 // DcsreigsHost wraps cusolverSpDcsreigsHost (symbol cusolverSpDcsreigsHost,
 // cusolverSp.h).
-func DcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.DoubleComplex, num_eigs *int32) error {
+func DcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.DoubleComplex) (num_eigs int32, err error) {
 	sym, err := procDcsreigsHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1214,26 +1214,26 @@ func DcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Struct(unsafe.Pointer(&left_bottom_corner), &layoutCuDoubleComplex)
 	frame.Struct(unsafe.Pointer(&right_upper_corner), &layoutCuDoubleComplex)
-	frame.Int(uintptr(unsafe.Pointer(num_eigs)))
+	frame.Int(uintptr(unsafe.Pointer(&num_eigs)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&left_bottom_corner)
 	runtime.KeepAlive(&right_upper_corner)
-	runtime.KeepAlive(num_eigs)
+	runtime.KeepAlive(&num_eigs)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsreigsHost, Status(frame.Ret()))
+	return num_eigs, ffiimpl.Error(procDcsreigsHost, Status(frame.Ret()))
 }
 
 // CcsreigsHost wraps cusolverSpCcsreigsHost (symbol cusolverSpCcsreigsHost,
 // cusolverSp.h).
-func CcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.Complex, num_eigs *int32) error {
+func CcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.Complex) (num_eigs int32, err error) {
 	sym, err := procCcsreigsHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1245,26 +1245,26 @@ func CcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Struct(unsafe.Pointer(&left_bottom_corner), &layoutCuComplex)
 	frame.Struct(unsafe.Pointer(&right_upper_corner), &layoutCuComplex)
-	frame.Int(uintptr(unsafe.Pointer(num_eigs)))
+	frame.Int(uintptr(unsafe.Pointer(&num_eigs)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&left_bottom_corner)
 	runtime.KeepAlive(&right_upper_corner)
-	runtime.KeepAlive(num_eigs)
+	runtime.KeepAlive(&num_eigs)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsreigsHost, Status(frame.Ret()))
+	return num_eigs, ffiimpl.Error(procCcsreigsHost, Status(frame.Ret()))
 }
 
 // ZcsreigsHost wraps cusolverSpZcsreigsHost (symbol cusolverSpZcsreigsHost,
 // cusolverSp.h).
-func ZcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.DoubleComplex, num_eigs *int32) error {
+func ZcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, left_bottom_corner, right_upper_corner cudart.DoubleComplex) (num_eigs int32, err error) {
 	sym, err := procZcsreigsHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1276,18 +1276,18 @@ func ZcsreigsHost(handle Handle, m, nnz int32, descrA cusparse.MatDescr, csrValA
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Struct(unsafe.Pointer(&left_bottom_corner), &layoutCuDoubleComplex)
 	frame.Struct(unsafe.Pointer(&right_upper_corner), &layoutCuDoubleComplex)
-	frame.Int(uintptr(unsafe.Pointer(num_eigs)))
+	frame.Int(uintptr(unsafe.Pointer(&num_eigs)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&left_bottom_corner)
 	runtime.KeepAlive(&right_upper_corner)
-	runtime.KeepAlive(num_eigs)
+	runtime.KeepAlive(&num_eigs)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsreigsHost, Status(frame.Ret()))
+	return num_eigs, ffiimpl.Error(procZcsreigsHost, Status(frame.Ret()))
 }
 
 // XcsrsymrcmHost wraps cusolverSpXcsrsymrcmHost (symbol
@@ -1620,10 +1620,10 @@ func XcsrqrAnalysisBatched(handle Handle, m, n, nnzA int32, descrA cusparse.MatD
 
 // ScsrqrBufferInfoBatched wraps cusolverSpScsrqrBufferInfoBatched (symbol
 // cusolverSpScsrqrBufferInfoBatched, cusolverSp.h).
-func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrqrBufferInfoBatched.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1636,26 +1636,26 @@ func ScsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrqrBufferInfoBatched, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrqrBufferInfoBatched, Status(frame.Ret()))
 }
 
 // DcsrqrBufferInfoBatched wraps cusolverSpDcsrqrBufferInfoBatched (symbol
 // cusolverSpDcsrqrBufferInfoBatched, cusolverSp.h).
-func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrqrBufferInfoBatched.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1668,26 +1668,26 @@ func DcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrqrBufferInfoBatched, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrqrBufferInfoBatched, Status(frame.Ret()))
 }
 
 // CcsrqrBufferInfoBatched wraps cusolverSpCcsrqrBufferInfoBatched (symbol
 // cusolverSpCcsrqrBufferInfoBatched, cusolverSp.h).
-func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrqrBufferInfoBatched.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1700,26 +1700,26 @@ func CcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrqrBufferInfoBatched, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrqrBufferInfoBatched, Status(frame.Ret()))
 }
 
 // ZcsrqrBufferInfoBatched wraps cusolverSpZcsrqrBufferInfoBatched (symbol
 // cusolverSpZcsrqrBufferInfoBatched, cusolverSp.h).
-func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, batchSize int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrqrBufferInfoBatched.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1732,18 +1732,18 @@ func ZcsrqrBufferInfoBatched(handle Handle, m, n, nnz int32, descrA cusparse.Mat
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(batchSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrqrBufferInfoBatched, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrqrBufferInfoBatched, Status(frame.Ret()))
 }
 
 // ScsrqrsvBatched wraps cusolverSpScsrqrsvBatched (symbol
@@ -1931,10 +1931,10 @@ func XcsrluAnalysisHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 
 // ScsrluBufferInfoHost wraps cusolverSpScsrluBufferInfoHost (symbol
 // cusolverSpScsrluBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrluBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1945,26 +1945,26 @@ func ScsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrluBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrluBufferInfoHost, Status(frame.Ret()))
 }
 
 // DcsrluBufferInfoHost wraps cusolverSpDcsrluBufferInfoHost (symbol
 // cusolverSpDcsrluBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrluBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1975,26 +1975,26 @@ func DcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrluBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrluBufferInfoHost, Status(frame.Ret()))
 }
 
 // CcsrluBufferInfoHost wraps cusolverSpCcsrluBufferInfoHost (symbol
 // cusolverSpCcsrluBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrluBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2005,26 +2005,26 @@ func CcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrluBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrluBufferInfoHost, Status(frame.Ret()))
 }
 
 // ZcsrluBufferInfoHost wraps cusolverSpZcsrluBufferInfoHost (symbol
 // cusolverSpZcsrluBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrluInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrluBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2035,18 +2035,18 @@ func ZcsrluBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrluBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrluBufferInfoHost, Status(frame.Ret()))
 }
 
 // ScsrluFactorHost wraps cusolverSpScsrluFactorHost (symbol
@@ -2512,10 +2512,10 @@ func XcsrqrAnalysisHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDesc
 
 // ScsrqrBufferInfoHost wraps cusolverSpScsrqrBufferInfoHost (symbol
 // cusolverSpScsrqrBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrqrBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2527,26 +2527,26 @@ func ScsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDe
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrqrBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrqrBufferInfoHost, Status(frame.Ret()))
 }
 
 // DcsrqrBufferInfoHost wraps cusolverSpDcsrqrBufferInfoHost (symbol
 // cusolverSpDcsrqrBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrqrBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2558,26 +2558,26 @@ func DcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDe
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrqrBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrqrBufferInfoHost, Status(frame.Ret()))
 }
 
 // CcsrqrBufferInfoHost wraps cusolverSpCcsrqrBufferInfoHost (symbol
 // cusolverSpCcsrqrBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrqrBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2589,26 +2589,26 @@ func CcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDe
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrqrBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrqrBufferInfoHost, Status(frame.Ret()))
 }
 
 // ZcsrqrBufferInfoHost wraps cusolverSpZcsrqrBufferInfoHost (symbol
 // cusolverSpZcsrqrBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrqrInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrqrBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2620,18 +2620,18 @@ func ZcsrqrBufferInfoHost(handle Handle, m, n, nnzA int32, descrA cusparse.MatDe
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrqrBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrqrBufferInfoHost, Status(frame.Ret()))
 }
 
 // ScsrqrSetupHost wraps cusolverSpScsrqrSetupHost (symbol
@@ -3059,10 +3059,10 @@ func XcsrqrAnalysis(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, c
 
 // ScsrqrBufferInfo wraps cusolverSpScsrqrBufferInfo (symbol
 // cusolverSpScsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrqrBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3074,26 +3074,26 @@ func ScsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrqrBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrqrBufferInfo, Status(frame.Ret()))
 }
 
 // DcsrqrBufferInfo wraps cusolverSpDcsrqrBufferInfo (symbol
 // cusolverSpDcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrqrBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3105,26 +3105,26 @@ func DcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrqrBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrqrBufferInfo, Status(frame.Ret()))
 }
 
 // CcsrqrBufferInfo wraps cusolverSpCcsrqrBufferInfo (symbol
 // cusolverSpCcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrqrBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3136,26 +3136,26 @@ func CcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrqrBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrqrBufferInfo, Status(frame.Ret()))
 }
 
 // ZcsrqrBufferInfo wraps cusolverSpZcsrqrBufferInfo (symbol
 // cusolverSpZcsrqrBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrqrInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrqrBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3167,18 +3167,18 @@ func ZcsrqrBufferInfo(handle Handle, m, n, nnzA int32, descrA cusparse.MatDescr,
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrqrBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrqrBufferInfo, Status(frame.Ret()))
 }
 
 // ScsrqrSetup wraps cusolverSpScsrqrSetup (symbol cusolverSpScsrqrSetup,
@@ -3628,10 +3628,10 @@ func XcsrcholAnalysisHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr
 
 // ScsrcholBufferInfoHost wraps cusolverSpScsrcholBufferInfoHost (symbol
 // cusolverSpScsrcholBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrcholBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3642,26 +3642,26 @@ func ScsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDes
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrcholBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrcholBufferInfoHost, Status(frame.Ret()))
 }
 
 // DcsrcholBufferInfoHost wraps cusolverSpDcsrcholBufferInfoHost (symbol
 // cusolverSpDcsrcholBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrcholBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3672,26 +3672,26 @@ func DcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDes
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrcholBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrcholBufferInfoHost, Status(frame.Ret()))
 }
 
 // CcsrcholBufferInfoHost wraps cusolverSpCcsrcholBufferInfoHost (symbol
 // cusolverSpCcsrcholBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrcholBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3702,26 +3702,26 @@ func CcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDes
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrcholBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrcholBufferInfoHost, Status(frame.Ret()))
 }
 
 // ZcsrcholBufferInfoHost wraps cusolverSpZcsrcholBufferInfoHost (symbol
 // cusolverSpZcsrcholBufferInfoHost, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfoHost) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrcholBufferInfoHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3732,18 +3732,18 @@ func ZcsrcholBufferInfoHost(handle Handle, n, nnzA int32, descrA cusparse.MatDes
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrcholBufferInfoHost, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrcholBufferInfoHost, Status(frame.Ret()))
 }
 
 // ScsrcholFactorHost wraps cusolverSpScsrcholFactorHost (symbol
@@ -4043,10 +4043,10 @@ func XcsrcholAnalysis(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, cs
 
 // ScsrcholBufferInfo wraps cusolverSpScsrcholBufferInfo (symbol
 // cusolverSpScsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float32, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procScsrcholBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4057,26 +4057,26 @@ func ScsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrcholBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procScsrcholBufferInfo, Status(frame.Ret()))
 }
 
 // DcsrcholBufferInfo wraps cusolverSpDcsrcholBufferInfo (symbol
 // cusolverSpDcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *float64, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procDcsrcholBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4087,26 +4087,26 @@ func DcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrcholBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procDcsrcholBufferInfo, Status(frame.Ret()))
 }
 
 // CcsrcholBufferInfo wraps cusolverSpCcsrcholBufferInfo (symbol
 // cusolverSpCcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.Complex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procCcsrcholBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4117,26 +4117,26 @@ func CcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrcholBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procCcsrcholBufferInfo, Status(frame.Ret()))
 }
 
 // ZcsrcholBufferInfo wraps cusolverSpZcsrcholBufferInfo (symbol
 // cusolverSpZcsrcholBufferInfo, cusolverSp_LOWLEVEL_PREVIEW.h).
-func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo, internalDataInBytes, workspaceInBytes *uint64) error {
+func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, csrValA *cudart.DoubleComplex, csrRowPtrA, csrColIndA *int32, info CsrcholInfo) (internalDataInBytes, workspaceInBytes uint64, err error) {
 	sym, err := procZcsrcholBufferInfo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4147,18 +4147,18 @@ func ZcsrcholBufferInfo(handle Handle, n, nnzA int32, descrA cusparse.MatDescr, 
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(internalDataInBytes)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&internalDataInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrValA)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(internalDataInBytes)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&internalDataInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrcholBufferInfo, Status(frame.Ret()))
+	return internalDataInBytes, workspaceInBytes, ffiimpl.Error(procZcsrcholBufferInfo, Status(frame.Ret()))
 }
 
 // ScsrcholFactor wraps cusolverSpScsrcholFactor (symbol
