@@ -122,3 +122,46 @@ func TestDocTable(t *testing.T) {
 	}
 	t.Errorf("%s: the table of libraries is not the one library.All gives; run go test ./library -run TestDocTable -update.\nwant:\n%s", docTableFile, want)
 }
+
+// The table of headers left out, in docs/libraries.md, between these lines.
+const (
+	leftOutBegin = "<!-- BEGIN left out (generated: go test ./library -run TestLeftOutTable -update) -->"
+	leftOutEnd   = "<!-- END left out -->"
+)
+
+// TestLeftOutTable: the table of headers left out in docs/libraries.md is
+// LeftOutHeaders, row by row: an entry added or changed fails here until
+// `go test ./library -run TestLeftOutTable -update` rewrites the table.
+func TestLeftOutTable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| header | product | why it is not bound |\n| --- | --- | --- |\n")
+	for _, l := range LeftOutHeaders {
+		h := "`" + l.Header + "`"
+		if strings.HasSuffix(l.Header, "/") {
+			h = "every header under `" + l.Header + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", h, l.Product, strings.ReplaceAll(l.Why, "|", "\\|"))
+	}
+	doc, err := os.ReadFile(docTableFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := bytes.Index(doc, []byte(leftOutBegin+"\n"))
+	end := bytes.Index(doc, []byte(leftOutEnd))
+	if begin < 0 || end < begin {
+		t.Fatalf("%s: no lines %q ... %q around the table", docTableFile, leftOutBegin, leftOutEnd)
+	}
+	begin += len(leftOutBegin) + 1
+	want := b.String()
+	if string(doc[begin:end]) == want {
+		return
+	}
+	if *update {
+		out := append(append(append([]byte{}, doc[:begin]...), want...), doc[end:]...)
+		if err := os.WriteFile(docTableFile, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s: the table of headers left out is not library.LeftOutHeaders; run go test ./library -run TestLeftOutTable -update.\nwant:\n%s", docTableFile, want)
+}

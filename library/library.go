@@ -349,7 +349,7 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt, CuSOLVERMg,
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt, CuSOLVERMg, CuSOLVERSp, CuSOLVERRf,
 	NPPC, NPPIAL, NPPICC, NPPIDEI, NPPIF, NPPIG, NPPIM, NPPIST, NPPISU, NPPITC, NPPS}
 
 // Named is the description in all whose Go package name is name, in any

@@ -73,6 +73,7 @@ func TestParseHeaderSets(t *testing.T) {
 					"cusparse.h": "cusparse", "cusolverDn.h": "cusolver", "cusolver_common.h": "cusolver",
 					"nvFatbin.h": "nvfatbin", "nvToolsExt.h": "nvtx", "nvjpeg.h": "nvjpeg", "cublasXt.h": "cublasxt", "cufftXt.h": "cufftxt",
 					"cusolverMg.h": "cusolvermg", "nppcore.h": "nppc",
+					"cusolverSp.h": "cusolversp", "cusolverSp_LOWLEVEL_PREVIEW.h": "cusolversp", "cusolverRf.h": "cusolverrf",
 					"nppi_arithmetic_and_logical_operations.h": "nppial", "nppi_color_conversion.h": "nppicc",
 					"nppi_data_exchange_and_initialization.h": "nppidei", "nppi_filtering_functions.h": "nppif",
 					"nppi_geometry_transforms.h": "nppig", "nppi_morphological_operations.h": "nppim",
@@ -178,7 +179,7 @@ func TestParse12_4Counts(t *testing.T) {
 		// values), nvrtcResult (15), nvJitLinkResult (9), nvJitLinkInputType
 		// (6); cublas_api.h 503 (164 of them under a cublas_v2.h name), the
 		// other math libraries' headers, and their enums.
-		{"functions", len(api.Functions), 14966},
+		{"functions", len(api.Functions), 15164},
 		{"driver functions", libs[ir.Driver], 432},
 		{"runtime functions", libs[ir.Runtime], 304},
 		{"NVRTC functions", libs["nvrtc"], 21},
@@ -199,13 +200,17 @@ func TestParse12_4Counts(t *testing.T) {
 		// cusolverMg.h and NPP's eleven libraries' headers (12,543
 		// functions: nppist 3,248, nppial 2,137, nppif 1,895, npps 1,768).
 		{"cuSOLVERMg functions", libs["cusolvermg"], 19},
+		// cuSOLVER's sparse APIs: cusolverSp.h 62, its low-level preview
+		// 110; cusolverRf.h 26 (and its six enums, 16 values).
+		{"cuSOLVERSp functions", libs["cusolversp"], 172},
+		{"cuSOLVERRf functions", libs["cusolverrf"], 26},
 		{"NPP core functions", libs["nppc"], 11},
 		{"NPP arithmetic functions", libs["nppial"], 2137},
 		{"NPP statistics functions", libs["nppist"], 3248},
 		{"NPP signal functions", libs["npps"], 1768},
 		{"per-thread symbols", perThread, 144},
-		{"enums", len(api.Enums), 277},
-		{"enum values", values, 2255},
+		{"enums", len(api.Enums), 283},
+		{"enum values", values, 2271},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)
