@@ -140,17 +140,8 @@ func (m *model) isStatusRecord(t *ir.Type) bool {
 // roles is derived from its result afterwards: the audit lines
 // (paramAudit, funcAudit), the package glue (glueOf), the wrapper.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
-	// A result is the status, void, an integer, a float, a struct by value,
-	// a handle, a C string or a const struct pointer (a copy); a wrapper
-	// cannot turn another pointer (or an array or a function pointer) into
-	// a Go value.
-	switch r := m.resolve(f.Result); r.Kind {
-	case ir.Pointer:
-		if !m.isHandleType(r) && (r.Elem == nil || r.Elem.Kind != ir.Int || r.Elem.Size != 1) && !m.isConstRecordPtr(r) && !m.isPointerResult(f, r) {
-			return nil, fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
-		}
-	case ir.Array, ir.FuncPtr, ir.Variadic:
-		return nil, fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
+	if err := m.checkResult(f); err != nil {
+		return nil, err
 	}
 	ps := make([]*param, len(f.Params))
 	names := make([]string, len(f.Params))
@@ -160,13 +151,63 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	for i, n := range goParamNames(names) {
 		ps[i] = &param{c: f.Params[i], goName: n}
 	}
-	_, oneShot := m.desc.Overrides.OneShotCallbacks[f.Name]
-	_, registered := m.desc.Overrides.RegisteredCallbacks[f.Name]
-	_, synchronous := m.desc.Overrides.SynchronousCallbacks[f.Name]
-	_, global := m.desc.Overrides.GlobalCallbacks[f.Name]
-	// A string array with a count (nvrtcCompileProgram's numOptions and
-	// options) is a []string; its count is its length. Two arrays with one
-	// count (headers, includeNames) must have equal lengths.
+	ov := m.callbackOverridesOf(f)
+	m.classifyStringArrays(ps)
+	// In order: a parameter may decide the role of its neighbour (a
+	// buffer's length, a callback's userData), which is then left as is.
+	for i, p := range ps {
+		if p.role.filled() || p.role == roleStrings {
+			continue
+		}
+		if err := m.classifyParam(f, ps, i, ov); err != nil {
+			return nil, err
+		}
+	}
+	if m.desc.File != "" {
+		if err := m.callbackOverridesApply(f, ps, ov); err != nil {
+			return nil, err
+		}
+	}
+	return ps, nil
+}
+
+// checkResult refuses a result the wrapper cannot return. A result is the
+// status, void, an integer, a float, a struct by value, a handle, a C
+// string or a const struct pointer (a copy); a wrapper cannot turn
+// another pointer (or an array or a function pointer) into a Go value.
+func (m *model) checkResult(f *ir.Function) error {
+	switch r := m.resolve(f.Result); r.Kind {
+	case ir.Pointer:
+		if !m.isHandleType(r) && (r.Elem == nil || r.Elem.Kind != ir.Int || r.Elem.Size != 1) && !m.isConstRecordPtr(r) && !m.isPointerResult(f, r) {
+			return fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
+		}
+	case ir.Array, ir.FuncPtr, ir.Variadic:
+		return fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
+	}
+	return nil
+}
+
+// callbackOverrides is which of the library's callback overrides name a
+// function: how long the Go func of its callback parameter is kept.
+type callbackOverrides struct {
+	oneShot, registered, synchronous, global bool
+}
+
+// callbackOverridesOf reads which callback overrides name f.
+func (m *model) callbackOverridesOf(f *ir.Function) callbackOverrides {
+	var ov callbackOverrides
+	_, ov.oneShot = m.desc.Overrides.OneShotCallbacks[f.Name]
+	_, ov.registered = m.desc.Overrides.RegisteredCallbacks[f.Name]
+	_, ov.synchronous = m.desc.Overrides.SynchronousCallbacks[f.Name]
+	_, ov.global = m.desc.Overrides.GlobalCallbacks[f.Name]
+	return ov
+}
+
+// classifyStringArrays makes a string array with a count
+// (nvrtcCompileProgram's numOptions and options) a []string, and its
+// count its length. Two arrays with one count (headers, includeNames) must
+// have equal lengths: the second refers to the first's count.
+func (m *model) classifyStringArrays(ps []*param) {
 	for _, p := range ps {
 		if !m.isStringArray(p.c) {
 			continue
@@ -183,132 +224,161 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.role, p.goType = roleStrings, jen.Index().String()
 		}
 	}
-	for i, p := range ps {
-		t := p.c.Type
-		rt := m.resolve(t)
+}
+
+// classifyParam gives ps[i] its role and Go type; a char * output buffer
+// gives the length after it its role too, a callback its userData.
+func (m *model) classifyParam(f *ir.Function, ps []*param, i int, ov callbackOverrides) error {
+	p := ps[i]
+	t := p.c.Type
+	rt := m.resolve(t)
+	switch {
+	case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
+		p.role = roleLaunchExtra
+		p.goType = jen.Index().Byte()
+	case m.isVoidPtrPtr(t) && m.takesKernel(f):
+		p.role = roleKernelArgs
+		p.goType = jen.Index().Qual("unsafe", "Pointer")
+	case m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
+		// An integer option's value sits in a void * slot (CUDA casts
+		// it); as unsafe.Pointer it would be a pointer the runtime
+		// rejects ("invalid pointer found on stack") and go vet flags.
+		p.role = rolePointer
+		p.goType = jen.Op("*").Uintptr()
+	case m.isKernelPointer(f.Name, p.c.Name, t):
+		p.role = roleValue
+		p.goType = jen.Id(m.typeName(kernelTypedef))
+	case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
+		i+1 < len(ps) && isLengthParam(ps[i+1].c):
+		p.role = roleOutBuffer
+		p.goType = jen.String()
+		ps[i+1].role = roleBufferLen
+	case p.c.Direction == ir.Out:
+		return m.classifyOut(f, p)
+	case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
+		p.role = roleString
+		p.goType = jen.String()
+		if nullableString(p.c.Doc) {
+			p.role = roleOptString
+			p.goType = jen.Op("*").String()
+		}
+	case rt.Kind == ir.FuncPtr:
+		m.classifyFuncPtr(f, ps, i, ov)
+	case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
+		m.classifyHostParams(f, ps, p)
+	case rt.Kind == ir.Float:
+		p.role = roleFloat
+		p.goType = m.goType(t)
+	case rt.Kind == ir.Int || m.enum(t) != nil:
+		p.role = roleValue
+		p.goType = m.goType(t)
+	case rt.Kind == ir.Pointer:
+		m.classifyPointer(p)
+	case m.record(t) != nil:
+		p.role = roleStruct
+		p.goType = m.goType(t)
+	default:
+		return fmt.Errorf("%s:%d: %s: parameter %s has C type %s that cugen cannot pass", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, t.C)
+	}
+	return nil
+}
+
+// classifyOut gives the documented output p its role: a string, a Go
+// array of a fixed length, or one value, copied through an aligned buffer
+// where Go cannot align it as C does.
+func (m *model) classifyOut(f *ir.Function, p *param) error {
+	elem := p.c.Type.Elem
+	re := m.resolve(elem)
+	if re.Kind == ir.Pointer && re.Elem != nil && re.Elem.Kind == ir.Int && re.Elem.Size == 1 {
+		p.role = roleOutString
+		p.goType = jen.String()
+	} else if a := p.c.Array; a != nil && a.Len > 0 {
+		// A fixed number of elements: a Go array result C fills
+		// completely (the 8 bytes of a LUID), never one element.
+		p.role = roleOut
+		p.goType = jen.Index(jen.Lit(int(a.Len))).Add(m.goType(elem))
+	} else if a != nil {
+		return fmt.Errorf("%s:%d: %s: output parameter %s is an array of unfixed size (%s): it cannot be a result", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, a.Source)
+	} else {
+		p.role = roleOut
+		p.goType = m.goType(elem)
+		if r := m.record(elem); r != nil && r.Align > m.recordGoAlign(r) {
+			p.role = roleOutAligned
+			p.align = r.Align
+		}
+	}
+	return nil
+}
+
+// classifyFuncPtr gives the function pointer ps[i] its role: a Go func
+// where an override says how long to keep it and its typedef allows it
+// (with userData, or without for a synchronous or global one), else the
+// raw C function pointer.
+func (m *model) classifyFuncPtr(f *ir.Function, ps []*param, i int, ov callbackOverrides) {
+	p := ps[i]
+	cb := m.callbackOf(p.c.Type)
+	switch {
+	case (ov.oneShot || ov.registered) && cb != nil && cb.user >= 0 && m.userDataParam(ps, i) >= 0:
+		p.role = roleCallback
+		p.cb = cb
+		p.goType = cb.goFunc
+		ps[m.userDataParam(ps, i)].role = roleUserData
+		p.life = lifeOnce
 		switch {
-		case p.role.filled() || p.role == roleStrings:
-			continue
-		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
-			p.role = roleLaunchExtra
-			p.goType = jen.Index().Byte()
-		case m.isVoidPtrPtr(t) && m.takesKernel(f):
-			p.role = roleKernelArgs
-			p.goType = jen.Index().Qual("unsafe", "Pointer")
-		case m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
-			// An integer option's value sits in a void * slot (CUDA casts
-			// it); as unsafe.Pointer it would be a pointer the runtime
-			// rejects ("invalid pointer found on stack") and go vet flags.
-			p.role = rolePointer
-			p.goType = jen.Op("*").Uintptr()
-		case m.isKernelPointer(f.Name, p.c.Name, t):
-			p.role = roleValue
-			p.goType = jen.Id(m.typeName(kernelTypedef))
-		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
-			i+1 < len(ps) && isLengthParam(ps[i+1].c):
-			p.role = roleOutBuffer
-			p.goType = jen.String()
-			ps[i+1].role = roleBufferLen
-		case p.c.Direction == ir.Out:
-			elem := t.Elem
-			re := m.resolve(elem)
-			if re.Kind == ir.Pointer && re.Elem != nil && re.Elem.Kind == ir.Int && re.Elem.Size == 1 {
-				p.role = roleOutString
-				p.goType = jen.String()
-			} else if a := p.c.Array; a != nil && a.Len > 0 {
-				// A fixed number of elements: a Go array result C fills
-				// completely (the 8 bytes of a LUID), never one element.
-				p.role = roleOut
-				p.goType = jen.Index(jen.Lit(int(a.Len))).Add(m.goType(elem))
-			} else if a != nil {
-				return nil, fmt.Errorf("%s:%d: %s: output parameter %s is an array of unfixed size (%s): it cannot be a result", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, a.Source)
-			} else {
-				p.role = roleOut
-				p.goType = m.goType(elem)
-				if r := m.record(elem); r != nil && r.Align > m.recordGoAlign(r) {
-					p.role = roleOutAligned
-					p.align = r.Align
-				}
-			}
-		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
-			p.role = roleString
-			p.goType = jen.String()
-			if nullableString(p.c.Doc) {
-				p.role = roleOptString
-				p.goType = jen.Op("*").String()
-			}
-		case rt.Kind == ir.FuncPtr:
-			cb := m.callbackOf(t)
-			switch {
-			case (oneShot || registered) && cb != nil && cb.user >= 0 && m.userDataParam(ps, i) >= 0:
-				p.role = roleCallback
-				p.cb = cb
-				p.goType = cb.goFunc
-				ps[m.userDataParam(ps, i)].role = roleUserData
-				p.life = lifeOnce
-				switch {
-				case registered:
-					p.life = lifeRegistered
-				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
-					p.life = lifeStream
-				}
-			case synchronous && cb != nil && cb.user < 0:
-				p.role = roleCallbackSync
-				p.cb = cb
-				p.goType = cb.goFunc
-				p.life = lifeSync
-			case global && cb != nil && cb.user < 0:
-				p.role = roleGlobalFunc
-				p.cb = cb
-				p.goType = cb.goFunc
-				p.life = lifeGlobal
-			default:
-				p.role = roleValue
-				p.goType = m.goType(t)
-			}
-		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
-			hp := m.hostParamsOf(t)
-			life, owner, ok := m.hostNodeOwner(f, ps)
-			if !ok {
-				p.role = rolePointer
-				p.goType = m.goType(t)
-				break
-			}
-			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
-			p.goType = hp.cb.goFunc
-			p.goName = "fn"
-		case rt.Kind == ir.Float:
-			p.role = roleFloat
-			p.goType = m.goType(t)
-		case rt.Kind == ir.Int || m.enum(t) != nil:
-			p.role = roleValue
-			p.goType = m.goType(t)
-		case rt.Kind == ir.Pointer:
-			if t.Kind == ir.Named && m.isHandleType(rt) {
-				// A handle typedef (CUstream): a named uintptr type.
-				p.role = roleValue
-			} else {
-				p.role = rolePointer
-				if r := m.record(rt.Elem); r != nil && r.Align > m.recordGoAlign(r) && m.desc.Overrides.AlignedValues[p.c.Name] != "" {
-					// cuDoubleComplex *alpha: Go may place the value
-					// where C's aligned loads fault (ffiimpl.AlignedIn).
-					p.align = r.Align
-				}
-			}
-			p.goType = m.goType(t)
-		case m.record(t) != nil:
-			p.role = roleStruct
-			p.goType = m.goType(t)
-		default:
-			return nil, fmt.Errorf("%s:%d: %s: parameter %s has C type %s that cugen cannot pass", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, t.C)
+		case ov.registered:
+			p.life = lifeRegistered
+		case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
+			p.life = lifeStream
+		}
+	case ov.synchronous && cb != nil && cb.user < 0:
+		p.role = roleCallbackSync
+		p.cb = cb
+		p.goType = cb.goFunc
+		p.life = lifeSync
+	case ov.global && cb != nil && cb.user < 0:
+		p.role = roleGlobalFunc
+		p.cb = cb
+		p.goType = cb.goFunc
+		p.life = lifeGlobal
+	default:
+		p.role = roleValue
+		p.goType = m.goType(p.c.Type)
+	}
+}
+
+// classifyHostParams makes a host node's {fn, userData} struct p a Go func
+// where a graph or an exec can own it (hostNodeOwner), else a pointer.
+func (m *model) classifyHostParams(f *ir.Function, ps []*param, p *param) {
+	hp := m.hostParamsOf(p.c.Type)
+	life, owner, ok := m.hostNodeOwner(f, ps)
+	if !ok {
+		p.role = rolePointer
+		p.goType = m.goType(p.c.Type)
+		return
+	}
+	p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
+	p.goType = hp.cb.goFunc
+	p.goName = "fn"
+}
+
+// classifyPointer gives a pointer parameter p its role: a handle typedef
+// is a value, anything else a pointer, aligned for the call where the
+// library says Go's placement of the value can fault.
+func (m *model) classifyPointer(p *param) {
+	t := p.c.Type
+	rt := m.resolve(t)
+	if t.Kind == ir.Named && m.isHandleType(rt) {
+		// A handle typedef (CUstream): a named uintptr type.
+		p.role = roleValue
+	} else {
+		p.role = rolePointer
+		if r := m.record(rt.Elem); r != nil && r.Align > m.recordGoAlign(r) && m.desc.Overrides.AlignedValues[p.c.Name] != "" {
+			// cuDoubleComplex *alpha: Go may place the value
+			// where C's aligned loads fault (ffiimpl.AlignedIn).
+			p.align = r.Align
 		}
 	}
-	if m.desc.File != "" {
-		if err := m.callbackOverridesApply(f, ps, oneShot, registered, synchronous, global); err != nil {
-			return nil, err
-		}
-	}
-	return ps, nil
+	p.goType = m.goType(t)
 }
 
 // overrideError is an override of a description file that cannot apply:
@@ -339,7 +409,7 @@ func (m *model) checkFileOverrides() error {
 // must have given a parameter its role, or the package would be the one
 // generated without it. cugen's own tables are not held to it: they serve
 // header sets where a function differs.
-func (m *model) callbackOverridesApply(f *ir.Function, ps []*param, oneShot, registered, synchronous, global bool) error {
+func (m *model) callbackOverridesApply(f *ir.Function, ps []*param, ov callbackOverrides) error {
 	has := func(r paramRole) bool {
 		return slices.ContainsFunc(ps, func(p *param) bool { return p.role == r })
 	}
@@ -349,13 +419,13 @@ func (m *model) callbackOverridesApply(f *ir.Function, ps []*param, oneShot, reg
 	const withUser = "no parameter is a C function pointer whose type takes a void * userData, followed by the void * userData parameter C passes back to it"
 	const withoutUser = "no parameter is a C function pointer whose type takes no userData"
 	switch {
-	case oneShot && !has(roleCallback):
+	case ov.oneShot && !has(roleCallback):
 		return bad("oneShotCallbacks", withUser)
-	case registered && !has(roleCallback):
+	case ov.registered && !has(roleCallback):
 		return bad("registeredCallbacks", withUser)
-	case synchronous && !has(roleCallbackSync):
+	case ov.synchronous && !has(roleCallbackSync):
 		return bad("synchronousCallbacks", withoutUser)
-	case global && !has(roleGlobalFunc):
+	case ov.global && !has(roleGlobalFunc):
 		return bad("globalCallbacks", withoutUser)
 	}
 	return nil
