@@ -264,6 +264,22 @@ func TestDriverOnlyHeaders(t *testing.T) {
 	untouched(t, out)
 }
 
+// restoreAfter returns the content of file f and writes it back when t
+// ends, whatever t did to f.
+func restoreAfter(t *testing.T, f string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Error(err)
+		}
+	})
+	return b
+}
+
 // snapshot describes every entry under dir (type, size, modification time,
 // content hash), to show that a command wrote nothing there.
 func snapshot(t *testing.T, dir string) map[string]string {
@@ -354,11 +370,7 @@ func TestGenCheck(t *testing.T) {
 
 	t.Run("edited", func(t *testing.T) {
 		f := filepath.Join(out, "cu", "funcs.go")
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.WriteFile(f, b, 0o644)
+		b := restoreAfter(t, f)
 		if err := os.WriteFile(f, append(b, "// an edit\n"...), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -366,11 +378,7 @@ func TestGenCheck(t *testing.T) {
 	})
 	t.Run("missing", func(t *testing.T) {
 		f := filepath.Join(out, "cudart", "errors.go")
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.WriteFile(f, b, 0o644)
+		restoreAfter(t, f)
 		if err := os.Remove(f); err != nil {
 			t.Fatal(err)
 		}
