@@ -14,6 +14,7 @@ import (
 // signature, the call and the result; funcs_args.go prepares the call's
 // arguments.
 
+// procName is the ffiimpl.Proc variable that resolves f's symbol.
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
 
 // genFunc emits fn's wrapper, then a function per C alias macro of it.
