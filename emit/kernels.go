@@ -56,45 +56,107 @@ func Kernels(p *KernelsPackage) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	// Text from the command line and the source reaches comments only
-	// through cl, the sanitiser (commentOneLine): a kernel expression or
-	// file name is one line of plain comment text, never a directive.
-	cl := commentOneLine
-	source := cl(p.Source)
-	w("%s", kernelsHeader("//", p))
-	w("//\n// %s\n\n", cl(p.Command))
+	f := &kernelsFile{p: p, names: names}
+	f.header()
+	f.images()
+	f.kernelsType()
+	if err := f.loader(); err != nil {
+		return nil, err
+	}
+	for _, k := range p.Kernels {
+		if err := f.launcher(k); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.structTypes(structs); err != nil {
+		return nil, err
+	}
+	src, err := format.Source(f.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: the generated Go does not format: %v", err)
+	}
+	// The directives kernels.go has are its //go:embed lines, exactly.
+	var embeds []string
+	for _, im := range p.Images {
+		embeds = append(embeds, "//go:embed "+im.FileName())
+	}
+	if err := checkComments("kernels.go", src, embeds...); err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	files := map[string][]byte{"kernels.go": src}
+	for _, im := range p.Images {
+		comment := "#"
+		if im.PTX {
+			comment = "//"
+		}
+		files[im.FileName()] = append([]byte(kernelsHeader(comment, p)), im.Bytes...)
+	}
+	return files, nil
+}
+
+// kernelsFile is kernels.go as Kernels writes it, section by section.
+// Text from the command line and the source reaches comments only through
+// the sanitiser commentOneLine: a kernel expression or file name is one
+// line of plain comment text, never a directive.
+type kernelsFile struct {
+	bytes.Buffer
+	p     *KernelsPackage
+	names *kernelsNames
+}
+
+// printf appends to the file.
+func (f *kernelsFile) printf(format string, args ...any) { fmt.Fprintf(&f.Buffer, format, args...) }
+
+// header writes the marker line, the command that regenerates the file,
+// the package doc and the imports.
+func (f *kernelsFile) header() {
+	p := f.p
+	source := commentOneLine(p.Source)
+	f.printf("%s", kernelsHeader("//", p))
+	f.printf("//\n// %s\n\n", commentOneLine(p.Command))
 	archs := make([]string, len(p.Images))
 	for i, im := range p.Images {
 		archs[i] = strings.TrimSuffix(strings.TrimSuffix(im.FileName(), ".cubin"), ".ptx")
 	}
-	w("// Package %s holds the kernels of %s as Go functions whose parameters\n", p.Package, source)
-	w("// have the kernels' C types, so the compiler checks every launch's\n")
-	w("// arguments. %s compiled them for %s; [Load] loads\n", cl(p.Compiler), strings.Join(archs, ", "))
-	w("// the image that fits the device best (a cubin of its architecture, else\n")
-	w("// the PTX, which the driver compiles for newer GPUs).\n")
-	w("package %s\n\n", p.Package)
-	w("import (\n\t_ \"embed\"\n\t\"fmt\"\n\t\"strings\"\n\n\tcuda %q\n)\n\n", p.CudaPath)
+	f.printf("// Package %s holds the kernels of %s as Go functions whose parameters\n", p.Package, source)
+	f.printf("// have the kernels' C types, so the compiler checks every launch's\n")
+	f.printf("// arguments. %s compiled them for %s; [Load] loads\n", commentOneLine(p.Compiler), strings.Join(archs, ", "))
+	f.printf("// the image that fits the device best (a cubin of its architecture, else\n")
+	f.printf("// the PTX, which the driver compiles for newer GPUs).\n")
+	f.printf("package %s\n\n", p.Package)
+	f.printf("import (\n\t_ \"embed\"\n\t\"fmt\"\n\t\"strings\"\n\n\tcuda %q\n)\n\n", p.CudaPath)
+}
 
+// images embeds the images and lists them in the order Load prefers them.
+func (f *kernelsFile) images() {
+	p := f.p
 	for i, im := range p.Images {
-		w("//go:embed %s\nvar image%d string\n\n", im.FileName(), i)
+		f.printf("//go:embed %s\nvar image%d string\n\n", im.FileName(), i)
 	}
-	w("// images are the compiled images, in the order Load prefers them.\n")
-	w("var images = []struct {\n\tarch int\n\tptx  bool\n\tdata *string\n}{\n")
+	f.printf("// images are the compiled images, in the order Load prefers them.\n")
+	f.printf("var images = []struct {\n\tarch int\n\tptx  bool\n\tdata *string\n}{\n")
 	for i, im := range p.Images {
-		w("\t{%d, %t, &image%d},\n", im.Arch, im.PTX, i)
+		f.printf("\t{%d, %t, &image%d},\n", im.Arch, im.PTX, i)
 	}
-	w("}\n\n")
+	f.printf("}\n\n")
+}
 
-	w("// Kernels are the kernels of %s, loaded into one context.\n", source)
-	w("type Kernels struct {\n\tmodule *cuda.Module\n")
+// kernelsType declares Kernels, a field per kernel.
+func (f *kernelsFile) kernelsType() {
+	p := f.p
+	f.printf("// Kernels are the kernels of %s, loaded into one context.\n", commentOneLine(p.Source))
+	f.printf("type Kernels struct {\n\tmodule *cuda.Module\n")
 	for _, k := range p.Kernels {
-		w("\t%s *cuda.Kernel\n", unexported(names.kernels[k.Expr]))
+		f.printf("\t%s *cuda.Kernel\n", unexported(f.names.kernels[k.Expr]))
 	}
-	w("}\n\n")
+	f.printf("}\n\n")
+}
 
-	w(`// Load loads the kernels into ctx: the cubin of the device's
+// loader writes Load, which picks the image that fits the device, and
+// load, which finds each kernel by its name in that image.
+func (f *kernelsFile) loader() error {
+	p := f.p
+	f.printf(`// Load loads the kernels into ctx: the cubin of the device's
 // architecture (the newest compiled one that its compute capability runs),
 // else the PTX, which the driver compiles for the device. Close unloads
 // them.
@@ -148,13 +210,13 @@ func load(ctx *cuda.Context, i int) (*Kernels, error) {
 		for _, im := range p.Images {
 			low, ok := im.Lowered[k.Expr]
 			if !ok {
-				return nil, fmt.Errorf("kernel %s has no name in image %s", k.Expr, im.FileName())
+				return fmt.Errorf("kernel %s has no name in image %s", k.Expr, im.FileName())
 			}
 			lows = append(lows, fmt.Sprintf("%q", low))
 		}
-		w("\t\t{&k.%s, []string{%s}},\n", unexported(names.kernels[k.Expr]), strings.Join(lows, ", "))
+		f.printf("\t\t{&k.%s, []string{%s}},\n", unexported(f.names.kernels[k.Expr]), strings.Join(lows, ", "))
 	}
-	w(`	} {
+	f.printf(`	} {
 		if *f.dst, err = m.Kernel(f.lowered[i]); err != nil {
 			m.Close()
 			return nil, err
@@ -171,108 +233,106 @@ func (k *Kernels) Close() error { return k.module.Close() }
 func (k *Kernels) Module() *cuda.Module { return k.module }
 
 `)
-	for _, k := range p.Kernels {
-		n := names.kernels[k.Expr]
-		var cparams, gparams, args []string
-		seen := map[string]bool{"k": true, "cfg": true}
-		for i, prm := range k.Params {
-			g, err := goParamType(prm.Type)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", k.File, k.Line, k.Expr, prm.Label(i), err)
-			}
-			an := prm.Name
-			if !ir.IsIdent(an) || seen[an] || token.IsKeyword(an) || kernelsFileNames[an] {
-				an = fmt.Sprintf("arg%d", i)
-			}
-			seen[an] = true
-			cparams = append(cparams, strings.TrimSpace(prm.Type.C+" "+prm.Name))
-			gparams = append(gparams, an+" "+g)
-			args = append(args, an)
-		}
-		w("// %s launches %s (%s:%d):\n//\n//\t__global__ void %s(%s)\n", n, cl(k.Expr), cl(k.File), k.Line, cl(k.Expr), cl(strings.Join(cparams, ", ")))
-		w("func (k *Kernels) %s(cfg cuda.Config", n)
-		for _, g := range gparams {
-			w(", %s", g)
-		}
-		w(") error {\n")
-		if framed(k) {
-			// packed at the offsets checkParams proved against every
-			// cubin: no run-time layout check (cuda.Kernel.LaunchFrame)
-			w("\tvar f cuda.Frame\n")
-			for i, prm := range k.Params {
-				set := "Arg"
-				if prm.Type.Kind == ir.KPointer {
-					set = "ArgBuffer"
-				}
-				w("\tcuda.%s(&f, %d, %d, %s)\n", set, i, prm.Offset, args[i])
-			}
-			w("\treturn k.%s.LaunchFrame(cfg, &f)\n}\n\n", unexported(n))
-			continue
-		}
-		w("\treturn k.%s.Launch(cfg", unexported(n))
-		for _, a := range args {
-			w(", %s", a)
-		}
-		w(")\n}\n\n")
-	}
+	return nil
+}
 
+// launcher writes the method that launches k with Go arguments of its
+// parameters' C types: through a cuda.Frame packed at the offsets
+// checkParams proved where it fits (framed), else through Kernel.Launch.
+func (f *kernelsFile) launcher(k *ir.Kernel) error {
+	n := f.names.kernels[k.Expr]
+	var cparams, gparams, args []string
+	seen := map[string]bool{"k": true, "cfg": true}
+	for i, prm := range k.Params {
+		g, err := goParamType(prm.Type)
+		if err != nil {
+			return fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", k.File, k.Line, k.Expr, prm.Label(i), err)
+		}
+		an := prm.Name
+		if !ir.IsIdent(an) || seen[an] || token.IsKeyword(an) || kernelsFileNames[an] {
+			an = fmt.Sprintf("arg%d", i)
+		}
+		seen[an] = true
+		cparams = append(cparams, strings.TrimSpace(prm.Type.C+" "+prm.Name))
+		gparams = append(gparams, an+" "+g)
+		args = append(args, an)
+	}
+	f.printf("// %s launches %s (%s:%d):\n//\n//\t__global__ void %s(%s)\n", n, commentOneLine(k.Expr), commentOneLine(k.File), k.Line, commentOneLine(k.Expr), commentOneLine(strings.Join(cparams, ", ")))
+	f.printf("func (k *Kernels) %s(cfg cuda.Config", n)
+	for _, g := range gparams {
+		f.printf(", %s", g)
+	}
+	f.printf(") error {\n")
+	if framed(k) {
+		// packed at the offsets checkParams proved against every
+		// cubin: no run-time layout check (cuda.Kernel.LaunchFrame)
+		f.printf("\tvar f cuda.Frame\n")
+		for i, prm := range k.Params {
+			set := "Arg"
+			if prm.Type.Kind == ir.KPointer {
+				set = "ArgBuffer"
+			}
+			f.printf("\tcuda.%s(&f, %d, %d, %s)\n", set, i, prm.Offset, args[i])
+		}
+		f.printf("\treturn k.%s.LaunchFrame(cfg, &f)\n}\n\n", unexported(n))
+		return nil
+	}
+	f.printf("\treturn k.%s.Launch(cfg", unexported(n))
+	for _, a := range args {
+		f.printf(", %s", a)
+	}
+	f.printf(")\n}\n\n")
+	return nil
+}
+
+// structTypes declares the Go types of the structs the kernels take, in
+// name order.
+func (f *kernelsFile) structTypes(structs map[string]*ir.KernelType) error {
 	snames := make([]string, 0, len(structs))
 	for n := range structs {
 		snames = append(snames, n)
 	}
 	slices.Sort(snames)
 	for _, sn := range snames {
-		s := structs[sn]
-		w("// %s is %s of the kernels' C source, with its layout (%d bytes", names.structs[sn], cl(sn), s.Size)
-		if s.Align > 8 {
-			w(", %d-byte aligned", s.Align)
+		if err := f.structType(sn, structs[sn]); err != nil {
+			return err
 		}
-		w(").\ntype %s struct {\n", names.structs[sn])
-		if s.Align > 16 {
-			return nil, fmt.Errorf("struct %s is %d-byte aligned: at most 16 is supported", sn, s.Align)
-		}
-		if s.Align == 16 {
-			w("\t_ cuda.Align16\n")
-		}
-		var off int64
-		for _, f := range s.Fields {
-			if f.Offset > off {
-				w("\t_ [%d]byte\n", f.Offset-off)
-			}
-			g, err := goFieldType(f.Type)
-			if err != nil {
-				return nil, fmt.Errorf("struct %s: field %s: %v", sn, f.Name, err)
-			}
-			w("\t%s %s\n", names.fields[sn][f.Name], g)
-			off = f.Offset + f.Type.Size
-		}
-		if s.Size > off {
-			w("\t_ [%d]byte\n", s.Size-off)
-		}
-		w("}\n\n")
 	}
+	return nil
+}
 
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("cugen kernels: the generated Go does not format: %v", err)
+// structType declares the Go type of the C struct sn with its C layout:
+// padding where C leaves a gap, cuda.Align16 for a 16-byte alignment,
+// which no Go field type gives.
+func (f *kernelsFile) structType(sn string, s *ir.KernelType) error {
+	f.printf("// %s is %s of the kernels' C source, with its layout (%d bytes", f.names.structs[sn], commentOneLine(sn), s.Size)
+	if s.Align > 8 {
+		f.printf(", %d-byte aligned", s.Align)
 	}
-	// The directives kernels.go has are its //go:embed lines, exactly.
-	var embeds []string
-	for _, im := range p.Images {
-		embeds = append(embeds, "//go:embed "+im.FileName())
+	f.printf(").\ntype %s struct {\n", f.names.structs[sn])
+	if s.Align > 16 {
+		return fmt.Errorf("struct %s is %d-byte aligned: at most 16 is supported", sn, s.Align)
 	}
-	if err := checkComments("kernels.go", src, embeds...); err != nil {
-		return nil, fmt.Errorf("cugen kernels: %w", err)
+	if s.Align == 16 {
+		f.printf("\t_ cuda.Align16\n")
 	}
-	files := map[string][]byte{"kernels.go": src}
-	for _, im := range p.Images {
-		comment := "#"
-		if im.PTX {
-			comment = "//"
+	var off int64
+	for _, fd := range s.Fields {
+		if fd.Offset > off {
+			f.printf("\t_ [%d]byte\n", fd.Offset-off)
 		}
-		files[im.FileName()] = append([]byte(kernelsHeader(comment, p)), im.Bytes...)
+		g, err := goFieldType(fd.Type)
+		if err != nil {
+			return fmt.Errorf("struct %s: field %s: %v", sn, fd.Name, err)
+		}
+		f.printf("\t%s %s\n", f.names.fields[sn][fd.Name], g)
+		off = fd.Offset + fd.Type.Size
 	}
-	return files, nil
+	if s.Size > off {
+		f.printf("\t_ [%d]byte\n", s.Size-off)
+	}
+	f.printf("}\n\n")
+	return nil
 }
 
 // kernelsNames are the Go names of a kernels package's C names.

@@ -90,231 +90,284 @@ type comment struct {
 
 // parseDoc parses a comment. An empty comment gives a nil Doc.
 func parseDoc(text string) comment {
-	var c comment
 	if strings.TrimSpace(text) == "" {
-		return c
+		return comment{}
 	}
 	// Doxygen takes @cmd for \cmd; NVML's header writes @param.
 	if strings.Contains(text, "@") {
 		text = atCommandRE.ReplaceAllString(text, `$1\$2`)
 	}
-	d := &ir.Doc{}
-	const (
-		none = iota
-		inBrief
-		inPara
-		inList
-		inParam
-		inReturns
-		inNote
-		inSeeAlso
-		inDeprecated
-	)
-	state := none
-	var buf []string // the open section's lines
-	var code []string
-	inCode, skipTo := false, ""
-	var table []string // the lines of an open <table>
-	rawCur := -1
-	flush := func() {
-		t := inlineText(strings.Join(buf, " "))
-		switch state {
-		case inBrief:
-			d.Brief = t
-		case inPara:
-			if t != "" {
-				d.Body = append(d.Body, ir.Block{Kind: ir.Paragraph, Text: t})
-			}
-		case inList:
-			if t != "" {
-				if n := len(d.Body); n > 0 && d.Body[n-1].Kind == ir.List {
-					d.Body[n-1].Items = append(d.Body[n-1].Items, t)
-				} else {
-					d.Body = append(d.Body, ir.Block{Kind: ir.List, Items: []string{t}})
-				}
-			}
-		case inParam:
-			d.Params[len(d.Params)-1].Text = t
-		case inReturns:
-			d.Returns = joinText(d.Returns, t)
-		case inNote:
-			if t != "" {
-				d.Notes = append(d.Notes, t)
-			}
-		case inSeeAlso:
-			for _, n := range strings.Split(t, ",") {
-				n = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(n), "::"), "()")
-				n = strings.TrimSpace(strings.TrimSuffix(n, "."))
-				if n != "" {
-					d.SeeAlso = append(d.SeeAlso, n)
-				}
-			}
-		case inDeprecated:
-			d.DeprecatedText = joinText(d.DeprecatedText, t)
-		}
-		state, buf = none, nil
-	}
-	open := func(s int, first string) {
-		flush()
-		state = s
-		if first != "" {
-			buf = append(buf, first)
-		}
-	}
+	p := &docParser{d: &ir.Doc{}, rawCur: -1}
 	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		// The regexps run only where they can match: most lines are text.
-		var pm []string
-		if strings.HasPrefix(t, `\param`) {
-			pm = paramRE.FindStringSubmatch(t)
-		}
-		// The classifier's \param texts, as before: a \param line, then
-		// lines up to a blank one or one that starts with a command.
-		if m := pm; m != nil {
-			c.params = append(c.params, paramDoc{name: m[2], text: m[3], tag: strings.ReplaceAll(m[1], " ", "")})
-			rawCur = len(c.params) - 1
-		} else if rawCur >= 0 {
-			if t == "" || strings.HasPrefix(t, `\`) {
-				rawCur = -1
-			} else {
-				c.params[rawCur].text = strings.TrimSpace(c.params[rawCur].text + " " + t)
-			}
-		}
-		if c.brief == "" {
-			if rest, ok := strings.CutPrefix(t, `\brief`); ok {
-				if f := strings.Fields(rest); len(f) > 0 {
-					c.brief = strings.ToLower(f[0])
-				}
-			}
-		}
+		p.line(line)
+	}
+	return p.finish()
+}
 
-		switch {
-		case table != nil || strings.HasPrefix(t, "<table"):
-			table = append(table, t)
-			if strings.Contains(t, "</table>") {
-				flush()
-				d.Body = append(d.Body, parseTable(strings.Join(table, " ")))
-				table = nil
+// docSection is the part of a doc comment the open lines belong to.
+type docSection int
+
+const (
+	sectionNone docSection = iota
+	sectionBrief
+	sectionPara
+	sectionList
+	sectionParam
+	sectionReturns
+	sectionNote
+	sectionSeeAlso
+	sectionDeprecated
+)
+
+// docParser is parseDoc's state between lines: the Doc so far, the open
+// section and its lines, and the blocks (code, table, skipped output
+// format) a line may be inside.
+type docParser struct {
+	c      comment
+	d      *ir.Doc
+	state  docSection
+	buf    []string // the open section's lines
+	code   []string // the lines of an open \code block
+	inCode bool
+	skipTo string   // the command that ends a skipped block
+	table  []string // the lines of an open <table>
+	rawCur int      // the c.params entry a line may continue; -1: none
+}
+
+// line reads one line of the comment.
+func (p *docParser) line(line string) {
+	t := strings.TrimSpace(line)
+	// The regexps run only where they can match: most lines are text.
+	var pm []string
+	if strings.HasPrefix(t, `\param`) {
+		pm = paramRE.FindStringSubmatch(t)
+	}
+	p.rawParam(t, pm)
+	if p.block(t, line) {
+		return
+	}
+	if m := pm; m != nil {
+		p.flush()
+		p.d.Params = append(p.d.Params, ir.ParamDoc{Name: m[2], Dir: strings.ReplaceAll(m[1], " ", "")})
+		p.open(sectionParam, m[3])
+		return
+	}
+	if m := commandAt(t); m != nil && p.command(m[1], m[2]) {
+		return
+	}
+	p.text(t, line)
+}
+
+// rawParam keeps what the function classifier reads: the \param texts as
+// before (a \param line, then lines up to a blank one or one that starts
+// with a command) and the first word of \brief. pm is t's \param match.
+func (p *docParser) rawParam(t string, pm []string) {
+	c := &p.c
+	if m := pm; m != nil {
+		c.params = append(c.params, paramDoc{name: m[2], text: m[3], tag: strings.ReplaceAll(m[1], " ", "")})
+		p.rawCur = len(c.params) - 1
+	} else if p.rawCur >= 0 {
+		if t == "" || strings.HasPrefix(t, `\`) {
+			p.rawCur = -1
+		} else {
+			c.params[p.rawCur].text = strings.TrimSpace(c.params[p.rawCur].text + " " + t)
+		}
+	}
+	if c.brief == "" {
+		if rest, ok := strings.CutPrefix(t, `\brief`); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				c.brief = strings.ToLower(f[0])
 			}
-			continue
-		case skipTo != "":
-			if strings.HasPrefix(t, `\`+skipTo) {
-				skipTo = ""
-			}
-			continue
-		case inCode:
-			if strings.HasPrefix(t, `\endcode`) {
-				inCode = false
-				d.Body = append(d.Body, ir.Block{Kind: ir.Code, Text: strings.Join(trimCode(code), "\n")})
-				code = nil
+		}
+	}
+}
+
+// block reads a line inside a table, a skipped block or a code block, or
+// a blank line, and reports whether it did.
+func (p *docParser) block(t, line string) bool {
+	switch {
+	case p.table != nil || strings.HasPrefix(t, "<table"):
+		p.table = append(p.table, t)
+		if strings.Contains(t, "</table>") {
+			p.flush()
+			p.d.Body = append(p.d.Body, parseTable(strings.Join(p.table, " ")))
+			p.table = nil
+		}
+	case p.skipTo != "":
+		if strings.HasPrefix(t, `\`+p.skipTo) {
+			p.skipTo = ""
+		}
+	case p.inCode:
+		if strings.HasPrefix(t, `\endcode`) {
+			p.inCode = false
+			p.d.Body = append(p.d.Body, ir.Block{Kind: ir.Code, Text: strings.Join(trimCode(p.code), "\n")})
+			p.code = nil
+		} else {
+			p.code = append(p.code, strings.TrimRight(strings.ReplaceAll(line, "\t", "    "), " "))
+		}
+	case t == "":
+		p.flush()
+	default:
+		return false
+	}
+	return true
+}
+
+// command reads a line that starts with the command cmd, rest after it,
+// and reports whether it knew the command; an unknown one is text.
+func (p *docParser) command(cmd, rest string) bool {
+	if alias, ok := doxyAliases[cmd]; ok {
+		p.flush()
+		if alias != "" {
+			p.d.Notes = append(p.d.Notes, alias)
+		}
+		if rest != "" {
+			p.open(sectionPara, rest)
+		}
+		return true
+	}
+	switch {
+	case cmd == "code":
+		p.flush()
+		p.inCode = true
+	case doxySkip[cmd] != "":
+		p.flush()
+		p.skipTo = doxySkip[cmd]
+	case doxyDropLine[cmd]:
+		p.flush()
+	case cmd == "brief" || cmd == "short":
+		p.open(sectionBrief, rest)
+	case cmd == "details" || cmd == "par":
+		p.open(sectionPara, rest)
+	case cmd == "section" || cmd == "subsection":
+		// \section name Title: the title is a paragraph.
+		f := strings.Fields(rest)
+		p.open(sectionPara, strings.Join(f[min(1, len(f)):], " "))
+		p.flush()
+	case cmd == "note" || cmd == "remark" || cmd == "remarks" || cmd == "attention" || cmd == "warning":
+		p.open(sectionNote, rest)
+	case cmd == "return" || cmd == "returns":
+		p.open(sectionReturns, rest)
+	case cmd == "sa" || cmd == "see":
+		p.open(sectionSeeAlso, rest)
+	case cmd == "deprecated":
+		p.flush()
+		p.d.Deprecated = true
+		if rest != "" {
+			p.open(sectionDeprecated, rest)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// text reads a line of text: a list item, or a line that opens or
+// continues a section.
+func (p *docParser) text(t, line string) {
+	item, isItem := listItem(t)
+	switch state := p.state; {
+	case isItem && (state == sectionNone || state == sectionPara || state == sectionList || state == sectionBrief):
+		// A list item of the description. (Inside a \param, \return
+		// or \note a "- " line continues the entry.)
+		p.open(sectionList, item)
+	case isItem && state == sectionReturns:
+		p.buf = append(p.buf, item+",")
+	case state == sectionList && line != strings.TrimLeft(line, " \t"):
+		p.buf = append(p.buf, t) // an indented line continues the item
+	case state == sectionNone || state == sectionList:
+		if htmlTagRE.ReplaceAllString(t, "") == "" {
+			return // a line of tags only (<ul>, </table>)
+		}
+		p.open(sectionPara, t)
+	case p.titleLine() && startsSentence(t):
+		// "\brief Initialize the CUDA driver API" directly followed by
+		// "Initializes the driver API and ...": the brief is its line.
+		// So is a comment's first line, a title, without \brief ("CUDA
+		// device pointer" above "CUdeviceptr is defined as ..."). A
+		// longer line is a sentence that goes on ("... by the installed"
+		// above "CUDA driver.").
+		p.open(sectionPara, t)
+	default:
+		p.buf = append(p.buf, t)
+	}
+}
+
+// titleLine reports whether the open section is a brief, or the comment's
+// first paragraph, of one short line that does not end a sentence: a
+// title, which a line that starts a sentence does not continue.
+func (p *docParser) titleLine() bool {
+	first := p.state == sectionBrief || p.state == sectionPara && p.d.Brief == "" && len(p.d.Body) == 0
+	return first && len(p.buf) == 1 && len(strings.Fields(p.buf[0])) <= 6 && !strings.ContainsAny(p.buf[0][len(p.buf[0])-1:], ".:!?")
+}
+
+// open closes the open section and opens s, with first as its first line.
+func (p *docParser) open(s docSection, first string) {
+	p.flush()
+	p.state = s
+	if first != "" {
+		p.buf = append(p.buf, first)
+	}
+}
+
+// flush closes the open section into the Doc.
+func (p *docParser) flush() {
+	d := p.d
+	t := inlineText(strings.Join(p.buf, " "))
+	switch p.state {
+	case sectionBrief:
+		d.Brief = t
+	case sectionPara:
+		if t != "" {
+			d.Body = append(d.Body, ir.Block{Kind: ir.Paragraph, Text: t})
+		}
+	case sectionList:
+		if t != "" {
+			if n := len(d.Body); n > 0 && d.Body[n-1].Kind == ir.List {
+				d.Body[n-1].Items = append(d.Body[n-1].Items, t)
 			} else {
-				code = append(code, strings.TrimRight(strings.ReplaceAll(line, "\t", "    "), " "))
-			}
-			continue
-		case t == "":
-			flush()
-			continue
-		}
-		if m := pm; m != nil {
-			flush()
-			d.Params = append(d.Params, ir.ParamDoc{Name: m[2], Dir: strings.ReplaceAll(m[1], " ", "")})
-			open(inParam, m[3])
-			continue
-		}
-		if m := commandAt(t); m != nil {
-			cmd, rest := m[1], m[2]
-			if alias, ok := doxyAliases[cmd]; ok {
-				flush()
-				if alias != "" {
-					d.Notes = append(d.Notes, alias)
-				}
-				if rest != "" {
-					open(inPara, rest)
-				}
-				continue
-			}
-			switch {
-			case cmd == "code":
-				flush()
-				inCode = true
-				continue
-			case doxySkip[cmd] != "":
-				flush()
-				skipTo = doxySkip[cmd]
-				continue
-			case doxyDropLine[cmd]:
-				flush()
-				continue
-			case cmd == "brief" || cmd == "short":
-				open(inBrief, rest)
-				continue
-			case cmd == "details" || cmd == "par":
-				open(inPara, rest)
-				continue
-			case cmd == "section" || cmd == "subsection":
-				// \section name Title: the title is a paragraph.
-				f := strings.Fields(rest)
-				open(inPara, strings.Join(f[min(1, len(f)):], " "))
-				flush()
-				continue
-			case cmd == "note" || cmd == "remark" || cmd == "remarks" || cmd == "attention" || cmd == "warning":
-				open(inNote, rest)
-				continue
-			case cmd == "return" || cmd == "returns":
-				open(inReturns, rest)
-				continue
-			case cmd == "sa" || cmd == "see":
-				open(inSeeAlso, rest)
-				continue
-			case cmd == "deprecated":
-				flush()
-				d.Deprecated = true
-				if rest != "" {
-					open(inDeprecated, rest)
-				}
-				continue
+				d.Body = append(d.Body, ir.Block{Kind: ir.List, Items: []string{t}})
 			}
 		}
-		item, isItem := listItem(t)
-		switch {
-		case isItem && (state == none || state == inPara || state == inList || state == inBrief):
-			// A list item of the description. (Inside a \param, \return
-			// or \note a "- " line continues the entry.)
-			open(inList, item)
-		case isItem && state == inReturns:
-			buf = append(buf, item+",")
-		case state == inList && line != strings.TrimLeft(line, " \t"):
-			buf = append(buf, t) // an indented line continues the item
-		case state == none || state == inList:
-			if htmlTagRE.ReplaceAllString(t, "") == "" {
-				continue // a line of tags only (<ul>, </table>)
-			}
-			open(inPara, t)
-		case (state == inBrief || state == inPara && d.Brief == "" && len(d.Body) == 0) && len(buf) == 1 && len(strings.Fields(buf[0])) <= 6 && !strings.ContainsAny(buf[0][len(buf[0])-1:], ".:!?") && startsSentence(t):
-			// "\brief Initialize the CUDA driver API" directly followed by
-			// "Initializes the driver API and ...": the brief is its line.
-			// So is a comment's first line, a title, without \brief ("CUDA
-			// device pointer" above "CUdeviceptr is defined as ..."). A
-			// longer line is a sentence that goes on ("... by the installed"
-			// above "CUDA driver.").
-			open(inPara, t)
-		default:
-			buf = append(buf, t)
+	case sectionParam:
+		d.Params[len(d.Params)-1].Text = t
+	case sectionReturns:
+		d.Returns = joinText(d.Returns, t)
+	case sectionNote:
+		if t != "" {
+			d.Notes = append(d.Notes, t)
 		}
+	case sectionSeeAlso:
+		for _, n := range strings.Split(t, ",") {
+			n = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(n), "::"), "()")
+			n = strings.TrimSpace(strings.TrimSuffix(n, "."))
+			if n != "" {
+				d.SeeAlso = append(d.SeeAlso, n)
+			}
+		}
+	case sectionDeprecated:
+		d.DeprecatedText = joinText(d.DeprecatedText, t)
 	}
-	if table != nil {
-		d.Body = append(d.Body, parseTable(strings.Join(table, " ")))
+	p.state, p.buf = sectionNone, nil
+}
+
+// finish closes what the comment left open and returns it, with a nil Doc
+// if it documents nothing.
+func (p *docParser) finish() comment {
+	d := p.d
+	if p.table != nil {
+		d.Body = append(d.Body, parseTable(strings.Join(p.table, " ")))
 	}
-	if inCode && len(code) > 0 {
-		d.Body = append(d.Body, ir.Block{Kind: ir.Code, Text: strings.Join(trimCode(code), "\n")})
+	if p.inCode && len(p.code) > 0 {
+		d.Body = append(d.Body, ir.Block{Kind: ir.Code, Text: strings.Join(trimCode(p.code), "\n")})
 	}
-	flush()
+	p.flush()
 	d.Returns = strings.TrimSuffix(d.Returns, ",")
 	if d.Empty() {
-		return c
+		return p.c
 	}
-	c.doc = d
-	return c
+	p.c.doc = d
+	return p.c
 }
 
 var (

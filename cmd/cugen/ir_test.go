@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cugen/cugen/internal/testset"
 )
 
 // tinyIR is parser/ir's tiny real IR (cugen ir of a few lines of headers).
@@ -191,5 +193,30 @@ func TestGenSparseManifest(t *testing.T) {
 	}
 	if st, err := os.Stat(api); err != nil || st.Size() > 1<<20 {
 		t.Errorf("api.txt not rewritten: %v, %v", st.Size(), err)
+	}
+}
+
+// TestIRLib: ir -lib parses only the named libraries' headers beside the
+// driver's and the runtime's (the IR of cuDNN beside a set's own); an
+// unknown name is a usage error.
+func TestIRLib(t *testing.T) {
+	set := testset.Set(t, "12.4")
+	nccl := ""
+	for i, h := range set.With {
+		if h.Name == "libnccl-dev" {
+			nccl = set.WithDirs[i]
+		}
+	}
+	code, stdout, stderr := cugen(t, "ir", "-headers", set.Dir, "-with", nccl, "-lib", "nccl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for name, want := range map[string]bool{`"ncclAllReduce"`: true, `"cuInit"`: true, `"cudaMalloc"`: true, `"cublasCreate_v2"`: false, `"nvrtcVersion"`: false} {
+		if strings.Contains(stdout, name) != want {
+			t.Errorf("ir -lib nccl: %s in the IR: %v, want %v", name, !want, want)
+		}
+	}
+	if code, _, stderr := cugen(t, "ir", "-headers", set.Dir, "-lib", "nosuch"); code != 2 || !strings.Contains(stderr, `unknown library "nosuch"`) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("ir -lib nosuch: exit %d, %q", code, stderr)
 	}
 }
