@@ -67,6 +67,7 @@ type param struct {
 	align  int64  // roleOutAligned, and a rolePointer to an over-aligned record: the C alignment
 	host   *hostParams
 	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
+	hod    jen.Code // an ffi.HostOrDevice[T] parameter: T (devptr.go)
 	// roleCount: the slice whose length it is; roleStrings: the slice
 	// whose length already gives the shared count, if another does.
 	countOf *param
@@ -190,6 +191,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		switch {
 		case p.role.filled() || p.role == roleStrings:
 			continue
+		case m.classifyMemory(f, p): // devptr.go
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
 			p.goType = jen.Index().Byte()
@@ -378,6 +380,7 @@ func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string
 		out = append(out, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	out = append(out, m.nonNullAudit(fn, ps)...)
+	out = append(out, m.memoryAudit(fn, ps)...)
 	if l := m.logOf(fn); l != "" {
 		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}
@@ -1101,6 +1104,7 @@ func (w *wrapper) prepare() {
 	escape := func(x jen.Code) jen.Code { return jen.Qual(FFIImplPath, "Escape").Call(x) }
 	for _, p := range w.ps {
 		v := jen.Id(p.goName)
+		w.prepareHostOrDevice(p) // devptr.go
 		switch {
 		case !w.heap:
 		case p.role == roleOut:
@@ -1138,8 +1142,8 @@ func (w *wrapper) prepare() {
 			}
 			// The aligned copy AlignedIn makes of a misaligned host value.
 			buf := p.goName + "Buf"
-			size := jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))
-			bufType := jen.Index(jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName)).Op("+").Lit(int(p.align))).Byte()
+			size := p.valueSize()
+			bufType := jen.Index(p.valueSize().Op("+").Lit(int(p.align))).Byte()
 			bufPtr := unsafePointer(jen.Op("&").Id(buf))
 			if w.heap {
 				w.body = append(w.body, jen.Id(buf).Op(":=").New(bufType), escape(unsafePointer(jen.Id(buf))))
@@ -1232,6 +1236,9 @@ func unsafePointer(x jen.Code) jen.Code { return jen.Qual("unsafe", "Pointer").C
 // asUnsafePointer is the rolePointer parameter p as an unsafe.Pointer:
 // itself if it is one already.
 func (p *param) asUnsafePointer() jen.Code {
+	if isHostOrDevice(p) {
+		return jen.Id(p.goName + "V") // prepareHostOrDevice's
+	}
 	if sameType(p.goType, jen.Qual("unsafe", "Pointer")) {
 		return jen.Id(p.goName)
 	}
@@ -1271,7 +1278,7 @@ func (w *wrapper) arguments() {
 				keep(jen.Op("&").Id(p.goName + "Buf"))
 			}
 			if e := m.resolve(p.c.Type).Elem; e == nil || !e.Const {
-				w.copyBack = append(w.copyBack, jen.Qual(FFIImplPath, "AlignedOut").Call(p.asUnsafePointer(), jen.Id(p.goName+"P"), jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))))
+				w.copyBack = append(w.copyBack, jen.Qual(FFIImplPath, "AlignedOut").Call(p.asUnsafePointer(), jen.Id(p.goName+"P"), p.valueSize()))
 			}
 		case roleKernelArgs:
 			word(jen.Uintptr().Call(unsafePointer(jen.Qual("unsafe", "SliceData").Call(v))))
