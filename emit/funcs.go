@@ -67,10 +67,11 @@ type param struct {
 	align  int64  // roleOutAligned, and a rolePointer to an over-aligned record: the C alignment
 	host   *hostParams
 	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
-	hod    jen.Code // an ffi.HostOrDevice[T] parameter: T (devptr.go)
 	// roleCount: the slice whose length it is; roleStrings: the slice
 	// whose length already gives the shared count, if another does.
 	countOf *param
+	// hod is T of an ffi.HostOrDevice[T] parameter (devptr.go).
+	hod jen.Code
 }
 
 // cbLife is how long a wrapper keeps the Go func of a callback parameter.

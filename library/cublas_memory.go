@@ -18,6 +18,8 @@ var cublasMemory = func() map[string]MemoryRule {
 	memoryNames(rows, device("an array of pivots or statuses in device memory (the guide's tables: device)"), "P devIpiv devInfoArray")
 	memoryNames(rows, device("the device side of a copy helper (devicePtr)"), "devicePtr")
 	memoryNames(rows, device("cublasSetWorkspace: the user-owned workspace is device memory"), "workspace")
+	memoryRows(rows, device("where the emulated GEMMs write the mantissa bit count they chose, in stream order: device memory (the guide's table for it; cuBLAS 13)"),
+		"mantissaBitCount", "cublasSetFixedPointEmulationMantissaBitCountPointer")
 	memoryNames(rows, either, "alpha beta result")
 	memoryNames(rows, MemoryRule{HostOrDeviceMemory, "a rotation's scalar or parameter array in host or device memory by the pointer mode (the guide's rot, rotg, rotm and rotmg)"}, "a b c s param d1 d2 x1 y1")
 	memoryNames(rows, host("gemmGroupedBatched: an array with one entry a group, in host memory (the guide's table for it)"),

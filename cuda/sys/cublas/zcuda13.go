@@ -300,7 +300,7 @@ func GetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle) (*int32
 }
 
 // SetFixedPointEmulationMantissaBitCountPointer calls [cublas.SetFixedPointEmulationMantissaBitCountPointer].
-func SetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle, mantissaBitCount *int32) error {
+func SetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle, mantissaBitCount ffi.DevicePtr[int32]) error {
 	return cublas.SetFixedPointEmulationMantissaBitCountPointer(handle, mantissaBitCount)
 }
 

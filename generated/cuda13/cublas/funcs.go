@@ -326,13 +326,12 @@ func GetFixedPointEmulationMantissaBitCountPointer(handle Handle) (mantissaBitCo
 // SetFixedPointEmulationMantissaBitCountPointer wraps
 // cublasSetFixedPointEmulationMantissaBitCountPointer (symbol
 // cublasSetFixedPointEmulationMantissaBitCountPointer, cublas_api.h).
-func SetFixedPointEmulationMantissaBitCountPointer(handle Handle, mantissaBitCount *int32) error {
+func SetFixedPointEmulationMantissaBitCountPointer(handle Handle, mantissaBitCount ffi.DevicePtr[int32]) error {
 	sym, err := procSetFixedPointEmulationMantissaBitCountPointer.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(mantissaBitCount)), 0, 0, 0, 0)
-	runtime.KeepAlive(mantissaBitCount)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(mantissaBitCount), 0, 0, 0, 0)
 	return ffiimpl.Error(procSetFixedPointEmulationMantissaBitCountPointer, Status(r))
 }
 
