@@ -180,7 +180,27 @@ func TestMemoryRows(t *testing.T) {
 // TestCublasMemory: in the committed cuBLAS packages of both majors, the
 // matrices of Sgemm are device pointers and its scalars take host or
 // device memory, and the batched and Ex forms follow; the audit says so.
+// cuFFT's transforms take device pointers and its plans host arrays.
 func TestCublasMemory(t *testing.T) {
+	for _, major := range []string{"cuda12", "cuda13"} {
+		src, err := os.ReadFile(filepath.Join("..", "generated", major, "cufft", "funcs.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		params, _ := paramTypes(t, "funcs.go", string(src))
+		for fn, ps := range map[string]map[string]string{
+			"ExecC2C":     {"idata": "ffi.DevicePtr[Complex]", "odata": "ffi.DevicePtr[Complex]"},
+			"ExecD2Z":     {"idata": "ffi.DevicePtr[DoubleReal]", "odata": "ffi.DevicePtr[DoubleComplex]"},
+			"SetWorkArea": {"workArea": "ffi.DeviceAddr"},
+			"PlanMany":    {"n": "*int32", "inembed": "*int32"},
+		} {
+			for p, typ := range ps {
+				if got := params[fn][p]; got != typ {
+					t.Errorf("%s: cufft.%s parameter %s: type %q, want %q", major, fn, p, got, typ)
+				}
+			}
+		}
+	}
 	for _, major := range []string{"cuda12", "cuda13"} {
 		dir := filepath.Join("..", "generated", major, "cublas")
 		src, err := os.ReadFile(filepath.Join(dir, "funcs.go"))
@@ -217,43 +237,45 @@ func TestCublasMemory(t *testing.T) {
 	}
 }
 
-// TestCublasMemoryComplete: in the audits of both committed cuBLAS
-// packages every Go pointer parameter is classified by a Memory row of the
-// cuBLAS description (a new function the rows miss has a "no Memory row"
-// line), and every row classifies some parameter.
-func TestCublasMemoryComplete(t *testing.T) {
-	used := map[string]bool{}
-	rows := library.CuBLAS.Overrides.Memory
-	for _, major := range []string{"cuda12", "cuda13"} {
-		audit, err := os.ReadFile(filepath.Join("..", "generated", major, "cublas", "audit.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var missing []string
-		for _, line := range strings.Split(string(audit), "\n") {
-			rest, ok := strings.CutPrefix(line, "memory ")
-			if !ok {
-				continue
+// TestMemoryComplete: in the audits of both committed packages of each
+// library with Memory rows, every Go pointer parameter is classified by a
+// row (a new function the rows miss has a "no Memory row" line), and
+// every row classifies some parameter.
+func TestMemoryComplete(t *testing.T) {
+	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT} {
+		used := map[string]bool{}
+		rows := d.Overrides.Memory
+		for _, major := range []string{"cuda12", "cuda13"} {
+			audit, err := os.ReadFile(filepath.Join("..", "generated", major, d.Package, "audit.txt"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			fp, what, _ := strings.Cut(rest, ": ")
-			if strings.HasPrefix(what, "no Memory row") {
-				missing = append(missing, fp)
-				continue
+			var missing []string
+			for _, line := range strings.Split(string(audit), "\n") {
+				rest, ok := strings.CutPrefix(line, "memory ")
+				if !ok {
+					continue
+				}
+				fp, what, _ := strings.Cut(rest, ": ")
+				if strings.HasPrefix(what, "no Memory row") {
+					missing = append(missing, fp)
+					continue
+				}
+				fn, p, _ := strings.Cut(fp, ".")
+				if _, ok := rows[fn+"."+p]; ok {
+					used[fn+"."+p] = true
+				} else {
+					used[p] = true
+				}
 			}
-			fn, p, _ := strings.Cut(fp, ".")
-			if _, ok := rows[fn+"."+p]; ok {
-				used[fn+"."+p] = true
-			} else {
-				used[p] = true
+			if len(missing) > 0 {
+				t.Errorf("%s/%s: %d pointer parameters have no Memory row: %s", major, d.Package, len(missing), strings.Join(missing, ", "))
 			}
 		}
-		if len(missing) > 0 {
-			t.Errorf("%s: %d cuBLAS pointer parameters have no Memory row: %s", major, len(missing), strings.Join(missing, ", "))
-		}
-	}
-	for k := range rows {
-		if !used[k] {
-			t.Errorf("Memory row %q classifies no cuBLAS parameter", k)
+		for k := range rows {
+			if !used[k] {
+				t.Errorf("%s: Memory row %q classifies no parameter", d.Package, k)
+			}
 		}
 	}
 }

@@ -63,11 +63,20 @@ var CuRAND = &Desc{
 // CuFFT computes fast Fourier transforms: package cufft, libcufft.so.11
 // with CUDA 12, libcufft.so.12 with CUDA 13.
 var CuFFT = &Desc{
-	Key:      "cufft",
-	API:      "cuFFT",
-	Title:    "cuFFT",
-	Package:  "cufft",
-	Imports:  []ir.Library{ir.Runtime},
+	Key:     "cufft",
+	API:     "cuFFT",
+	Title:   "cuFFT",
+	Package: "cufft",
+	Imports: []ir.Library{ir.Runtime},
+	Doc: `# Pointers: which memory each parameter is
+
+The data of a transform (the idata and odata of the Exec functions) and
+SetWorkArea's work area are device memory, never a Go pointer: an
+ffi.DevicePtr[T] (ffi.DeviceAddr for void *). A cu.Deviceptr d converts
+with no unsafe: ffi.DevicePtr[Complex](d). The plan functions' size
+arrays (n, inembed, onembed) are host memory the call reads: Go pointers.
+audit.txt lists each pointer parameter with its memory and the reason
+(its "memory" lines).`,
 	Include:  []string{"cufft.h"},
 	Declare:  []string{"cufft.h"},
 	Prefixes: []string{"CUFFT_", "cufft"},
@@ -80,7 +89,8 @@ var CuFFT = &Desc{
 		Identify: "cufftGetProperty",
 		Version:  Version{Symbol: "cufftGetProperty", Form: Property, Macros: [2]string{"CUFFT_VER_MAJOR", "CUFFT_VER_MINOR"}},
 	},
-	LockLibs: []string{"libcufft11"},
+	Overrides: Overrides{Memory: cufftMemory},
+	LockLibs:  []string{"libcufft11"},
 }
 
 // CuSPARSE is sparse linear algebra: package cusparse, libcusparse.so.12.
