@@ -180,23 +180,34 @@ func TestMemoryRows(t *testing.T) {
 // TestCublasMemory: in the committed cuBLAS packages of both majors, the
 // matrices of Sgemm are device pointers and its scalars take host or
 // device memory, and the batched and Ex forms follow; the audit says so.
-// cuFFT's transforms take device pointers and its plans host arrays.
+// cuFFT's transforms take device pointers and its plans host arrays;
+// cuRAND's output takes host or device memory, as its generator's kind.
 func TestCublasMemory(t *testing.T) {
-	for _, major := range []string{"cuda12", "cuda13"} {
-		src, err := os.ReadFile(filepath.Join("..", "generated", major, "cufft", "funcs.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		params, _ := paramTypes(t, "funcs.go", string(src))
-		for fn, ps := range map[string]map[string]string{
+	others := map[string]map[string]map[string]string{
+		"cufft": {
 			"ExecC2C":     {"idata": "ffi.DevicePtr[Complex]", "odata": "ffi.DevicePtr[Complex]"},
 			"ExecD2Z":     {"idata": "ffi.DevicePtr[DoubleReal]", "odata": "ffi.DevicePtr[DoubleComplex]"},
 			"SetWorkArea": {"workArea": "ffi.DeviceAddr"},
 			"PlanMany":    {"n": "*int32", "inembed": "*int32"},
-		} {
-			for p, typ := range ps {
-				if got := params[fn][p]; got != typ {
-					t.Errorf("%s: cufft.%s parameter %s: type %q, want %q", major, fn, p, got, typ)
+		},
+		"curand": { // the generator's kind decides
+			"GenerateUniform":           {"outputPtr": "ffi.HostOrDevice[float32]"},
+			"GenerateLongLong":          {"outputPtr": "ffi.HostOrDevice[uint64]"},
+			"CreatePoissonDistribution": {"discrete_distribution": "*DiscreteDistribution"},
+		},
+	}
+	for _, major := range []string{"cuda12", "cuda13"} {
+		for pkg, fns := range others {
+			src, err := os.ReadFile(filepath.Join("..", "generated", major, pkg, "funcs.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			params, _ := paramTypes(t, "funcs.go", string(src))
+			for fn, ps := range fns {
+				for p, typ := range ps {
+					if got := params[fn][p]; got != typ {
+						t.Errorf("%s: %s.%s parameter %s: type %q, want %q", major, pkg, fn, p, got, typ)
+					}
 				}
 			}
 		}
@@ -242,7 +253,7 @@ func TestCublasMemory(t *testing.T) {
 // row (a new function the rows miss has a "no Memory row" line), and
 // every row classifies some parameter.
 func TestMemoryComplete(t *testing.T) {
-	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT} {
+	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND} {
 		used := map[string]bool{}
 		rows := d.Overrides.Memory
 		for _, major := range []string{"cuda12", "cuda13"} {

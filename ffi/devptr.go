@@ -51,13 +51,14 @@ type DeviceAddr uint64
 // Pointer returns a as an unsafe.Pointer, as DevicePtr.Pointer does.
 func (a DeviceAddr) Pointer() unsafe.Pointer { return unsafe.Add(nil, uintptr(a)) }
 
-// HostOrDevice is one value of type T that the library reads or writes in
-// host memory or in device memory, as a setting of the call's handle says
-// (cuBLAS's pointer mode: cublasSetPointerMode): the scalars alpha and
-// beta, and the result of a reduction (Sdot, Snrm2, Isamax). Make one with
-// Host for a Go variable, or with Device for a device address; the handle's
-// pointer mode must match (PointerModeHost, the default, for Host). Its
-// zero value is NULL.
+// HostOrDevice is a value (or the first of an array) of type T that the
+// library reads or writes in host memory or in device memory, as a setting
+// of the call's handle says: cuBLAS's pointer mode (cublasSetPointerMode)
+// for the scalars alpha and beta and the result of a reduction (Sdot,
+// Snrm2, Isamax); the kind of a cuRAND generator for its output. Make one
+// with Host for a Go variable, or with Device for a device address; the
+// setting must match (PointerModeHost, the default, for Host; a host
+// generator for Host). Its zero value is NULL.
 //
 // It is a struct, not a pointer or an integer, so that one parameter takes
 // either memory with no unsafe conversion at the call and the signature
@@ -68,9 +69,10 @@ type HostOrDevice[T any] struct {
 	dev  DevicePtr[T]
 }
 
-// Host is the host value *p. With PointerModeHost the library reads *p
-// during the call, or writes it before the call returns (a reduction's
-// result), so p need only live through the call.
+// Host is the host value *p (or the array p points into). With
+// PointerModeHost, or a host generator, the library reads *p during the
+// call, or writes it before the call returns (a reduction's result, a
+// host generator's output), so p need only live through the call.
 func Host[T any](p *T) HostOrDevice[T] { return HostOrDevice[T]{host: p} }
 
 // Device is the value at the device address p. With PointerModeDevice a

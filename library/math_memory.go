@@ -13,3 +13,13 @@ var cufftMemory = func() map[string]MemoryRule {
 	memoryNames(rows, MemoryRule{HostMemory, "a plan's sizes and embeddings: a host array the call reads (the guide's cufftPlanMany and cufftMakePlanMany)"}, "n inembed onembed")
 	return rows
 }()
+
+// curandMemory is where each pointer parameter of cuRAND points, from the
+// cuRAND Library guide (docs.nvidia.com/cuda/curand): a generator made by
+// curandCreateGenerator writes its output to device memory, one made by
+// curandCreateGeneratorHost to host memory, so the generate functions'
+// outputPtr takes either, as the generator says.
+var curandMemory = map[string]MemoryRule{
+	"outputPtr":             {HostOrDeviceMemory, "device memory for a generator of curandCreateGenerator, host memory for one of curandCreateGeneratorHost (the guide's generation functions)"},
+	"discrete_distribution": {HostMemory, "curandCreatePoissonDistribution writes the new distribution's handle to host memory"},
+}
