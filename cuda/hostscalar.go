@@ -13,7 +13,7 @@ import "unsafe"
 //
 //	var s cuda.HostScalar
 //	a := cuda.AlignScalar(&s, alpha) // 16-byte aligned copy of alpha
-//	cublas.Zaxpy(h, n, (*cudart.DoubleComplex)(a), x, 1, y, 1)
+//	cublas.Zaxpy(h, n, ffi.Host((*cudart.DoubleComplex)(a)), x, 1, y, 1)
 //
 // The copy lives as long as s; nothing is allocated.
 type HostScalar struct {

@@ -16,6 +16,7 @@ import (
 // the heap instead.
 func (w *wrapper) prepare() {
 	for _, p := range w.ps {
+		w.prepareHostOrDevice(p) // devptr.go
 		if w.heap {
 			w.prepareOnHeap(p)
 			if p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer {
@@ -117,8 +118,8 @@ func (w *wrapper) prepareLocals(p *param) {
 // misaligned host value p points to.
 func (w *wrapper) prepareAlignedIn(p *param) {
 	buf := p.goName + "Buf"
-	size := jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))
-	bufType := jen.Index(jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName)).Op("+").Lit(int(p.align))).Byte()
+	size := p.valueSize()
+	bufType := jen.Index(p.valueSize().Op("+").Lit(int(p.align))).Byte()
 	bufPtr := unsafePointer(jen.Op("&").Id(buf))
 	if w.heap {
 		w.body = append(w.body, jen.Id(buf).Op(":=").New(bufType), escape(unsafePointer(jen.Id(buf))))
@@ -185,6 +186,9 @@ func unsafePointer(x jen.Code) jen.Code { return jen.Qual("unsafe", "Pointer").C
 // asUnsafePointer is the rolePointer parameter p as an unsafe.Pointer:
 // itself if it is one already.
 func (p *param) asUnsafePointer() jen.Code {
+	if isHostOrDevice(p) {
+		return jen.Id(p.goName + "V") // prepareHostOrDevice's
+	}
 	if sameType(p.goType, jen.Qual("unsafe", "Pointer")) {
 		return jen.Id(p.goName)
 	}
@@ -283,7 +287,7 @@ func (w *wrapper) pointerArgument(p *param) {
 		w.keep(jen.Op("&").Id(p.goName + "Buf"))
 	}
 	if e := w.m.resolve(p.c.Type).Elem; e == nil || !e.Const {
-		w.copyBack = append(w.copyBack, jen.Qual(FFIImplPath, "AlignedOut").Call(p.asUnsafePointer(), jen.Id(p.goName+"P"), jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))))
+		w.copyBack = append(w.copyBack, jen.Qual(FFIImplPath, "AlignedOut").Call(p.asUnsafePointer(), jen.Id(p.goName+"P"), p.valueSize()))
 	}
 }
 

@@ -26,6 +26,7 @@ func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string
 		out = append(out, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	out = append(out, m.nonNullAudit(fn, ps)...)
+	out = append(out, m.memoryAudit(fn, ps)...)
 	if l := m.logOf(fn); l != "" {
 		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}

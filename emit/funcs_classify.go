@@ -71,6 +71,8 @@ type param struct {
 	// roleCount: the slice whose length it is; roleStrings: the slice
 	// whose length already gives the shared count, if another does.
 	countOf *param
+	// hod is T of an ffi.HostOrDevice[T] parameter (devptr.go).
+	hod jen.Code
 }
 
 // cbLife is how long a wrapper keeps the Go func of a callback parameter.
@@ -157,6 +159,9 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	// buffer's length, a callback's userData), which is then left as is.
 	for i, p := range ps {
 		if p.role.filled() || p.role == roleStrings {
+			continue
+		}
+		if m.classifyMemory(f, p) { // devptr.go
 			continue
 		}
 		if err := m.classifyParam(f, ps, i, ov); err != nil {

@@ -36,11 +36,19 @@ var CuBLASLt = &Desc{
 // CuRAND generates random numbers on the GPU: package curand,
 // libcurand.so.10 with CUDA 12 and 13.
 var CuRAND = &Desc{
-	Key:      "curand",
-	API:      "cuRAND",
-	Title:    "cuRAND",
-	Package:  "curand",
-	Imports:  []ir.Library{ir.Runtime},
+	Key:     "curand",
+	API:     "cuRAND",
+	Title:   "cuRAND",
+	Package: "curand",
+	Imports: []ir.Library{ir.Runtime},
+	Doc: `# Pointers: which memory each parameter is
+
+The generate functions write to the memory their generator's kind says:
+device memory for a generator of CreateGenerator, host memory for one of
+CreateGeneratorHost. Their outputPtr is therefore an ffi.HostOrDevice[T]:
+ffi.Device(ffi.DevicePtr[float32](d)) for a cu.Deviceptr d, ffi.Host(&dst[0])
+for a Go slice dst, with no unsafe either way. audit.txt lists each pointer
+parameter with its memory and the reason (its "memory" lines).`,
 	Include:  []string{"curand.h"},
 	Declare:  []string{"curand.h"},
 	Prefixes: []string{"CURAND_", "curand"},
@@ -53,6 +61,7 @@ var CuRAND = &Desc{
 		Identify: "curandGetProperty",
 		Version:  Version{Symbol: "curandGetProperty", Form: Property, Macros: [2]string{"CURAND_VER_MAJOR", "CURAND_VER_MINOR"}},
 	},
+	Overrides: Overrides{Memory: curandMemory},
 	Unexported: map[string]string{
 		"curandGenerateBinomial":       "declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5",
 		"curandGenerateBinomialMethod": "declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5",
@@ -63,11 +72,20 @@ var CuRAND = &Desc{
 // CuFFT computes fast Fourier transforms: package cufft, libcufft.so.11
 // with CUDA 12, libcufft.so.12 with CUDA 13.
 var CuFFT = &Desc{
-	Key:      "cufft",
-	API:      "cuFFT",
-	Title:    "cuFFT",
-	Package:  "cufft",
-	Imports:  []ir.Library{ir.Runtime},
+	Key:     "cufft",
+	API:     "cuFFT",
+	Title:   "cuFFT",
+	Package: "cufft",
+	Imports: []ir.Library{ir.Runtime},
+	Doc: `# Pointers: which memory each parameter is
+
+The data of a transform (the idata and odata of the Exec functions) and
+SetWorkArea's work area are device memory, never a Go pointer: an
+ffi.DevicePtr[T] (ffi.DeviceAddr for void *). A cu.Deviceptr d converts
+with no unsafe: ffi.DevicePtr[Complex](d). The plan functions' size
+arrays (n, inembed, onembed) are host memory the call reads: Go pointers.
+audit.txt lists each pointer parameter with its memory and the reason
+(its "memory" lines).`,
 	Include:  []string{"cufft.h"},
 	Declare:  []string{"cufft.h"},
 	Prefixes: []string{"CUFFT_", "cufft"},
@@ -80,7 +98,8 @@ var CuFFT = &Desc{
 		Identify: "cufftGetProperty",
 		Version:  Version{Symbol: "cufftGetProperty", Form: Property, Macros: [2]string{"CUFFT_VER_MAJOR", "CUFFT_VER_MINOR"}},
 	},
-	LockLibs: []string{"libcufft11"},
+	Overrides: Overrides{Memory: cufftMemory},
+	LockLibs:  []string{"libcufft11"},
 }
 
 // CuSPARSE is sparse linear algebra: package cusparse, libcusparse.so.12.

@@ -83,6 +83,13 @@ type Overrides struct {
 	// returns that status's error for a zero handle before it loads or
 	// calls anything.
 	NonNullHandles map[string]NonNullHandle
+	// Memory classifies pointer parameters by the memory the library's
+	// documentation says they point to (memory.go), keyed by parameter
+	// name, or "<C function>.<parameter>" for a function whose parameter
+	// of that name differs (that row wins). A DeviceMemory parameter is
+	// an ffi.DevicePtr, a HostOrDeviceMemory one an ffi.HostOrDevice; the
+	// audit lists every parameter a row classified, with the row's reason.
+	Memory map[string]MemoryRule
 }
 
 // NonNullHandle is what a wrapper returns for a zero handle of a

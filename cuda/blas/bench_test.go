@@ -8,6 +8,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
 )
 
 // The speed of a call of this package against the raw generated call it
@@ -63,13 +64,13 @@ func (p *gemmPair) viaBlas(calls int) error {
 // viaRaw queues calls GEMMs through cublas.Sgemm, in one Context.Do.
 func (p *gemmPair) viaRaw(calls int) error {
 	one, zero := float32(1), float32(0)
-	pa := (*float32)(p.a.Buf.Ptr().Pointer())
-	pb := (*float32)(p.b.Buf.Ptr().Pointer())
-	pc := (*float32)(p.c.Buf.Ptr().Pointer())
+	pa := ffi.DevicePtr[float32](p.a.Buf.Ptr())
+	pb := ffi.DevicePtr[float32](p.b.Buf.Ptr())
+	pc := ffi.DevicePtr[float32](p.c.Buf.Ptr())
 	n := p.n
 	return p.ctx.Do(func() error {
 		for range calls {
-			if err := cublas.Sgemm(p.h.Raw(), cublas.OpN, cublas.OpN, n, n, n, &one, pb, n, pa, n, &zero, pc, n); err != nil {
+			if err := cublas.Sgemm(p.h.Raw(), cublas.OpN, cublas.OpN, n, n, n, ffi.Host(&one), pb, n, pa, n, ffi.Host(&zero), pc, n); err != nil {
 				return err
 			}
 		}
@@ -130,11 +131,11 @@ func BenchmarkGemmCallOverhead(b *testing.B) {
 	p := newGemmPair(b, 16)
 	b.Run("raw", func(b *testing.B) {
 		one, zero := float32(1), float32(0)
-		pa := (*float32)(p.a.Buf.Ptr().Pointer())
+		pa := ffi.DevicePtr[float32](p.a.Buf.Ptr())
 		n := p.n
 		p.ctx.Do(func() error {
 			for range b.N {
-				if err := cublas.Sgemm(p.h.Raw(), cublas.OpN, cublas.OpN, n, n, n, &one, pa, n, pa, n, &zero, (*float32)(p.c.Buf.Ptr().Pointer()), n); err != nil {
+				if err := cublas.Sgemm(p.h.Raw(), cublas.OpN, cublas.OpN, n, n, n, ffi.Host(&one), pa, n, pa, n, ffi.Host(&zero), ffi.DevicePtr[float32](p.c.Buf.Ptr()), n); err != nil {
 					b.Fatal(err)
 				}
 			}

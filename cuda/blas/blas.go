@@ -66,6 +66,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Handle is a cuBLAS handle (cublasHandle_t) bound to a context and a
@@ -277,7 +278,7 @@ func (h *Handle) SetWorkspace(bytes int) error {
 		return err
 	}
 	if err := h.call(anyMode, func() error {
-		return cublas.SetWorkspace(h.raw, ws.Ptr().Pointer(), uint64(bytes))
+		return cublas.SetWorkspace(h.raw, ffi.DeviceAddr(ws.Ptr()), uint64(bytes))
 	}, ws); err != nil {
 		ws.Close()
 		return err

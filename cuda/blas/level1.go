@@ -6,6 +6,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Real is the type of a norm or a sum of magnitudes: float32 for
@@ -45,14 +46,47 @@ func realFits[T Scalar, R Real]() bool {
 	return r32 == (k == kindS || k == kindC)
 }
 
-// The pointer types of cuBLAS's S, D, C and Z functions, from an address.
-func ps(p unsafe.Pointer) *float32              { return (*float32)(p) }
-func pd(p unsafe.Pointer) *float64              { return (*float64)(p) }
-func pc(p unsafe.Pointer) *cudart.Complex       { return (*cudart.Complex)(p) }
-func pz(p unsafe.Pointer) *cudart.DoubleComplex { return (*cudart.DoubleComplex)(p) }
+// The device pointer types of cuBLAS's S, D, C and Z functions, from a
+// device address: integer conversions, no unsafe.
+func ps(p ffi.DeviceAddr) ffi.DevicePtr[float32]        { return ffi.DevicePtr[float32](p) }
+func pd(p ffi.DeviceAddr) ffi.DevicePtr[float64]        { return ffi.DevicePtr[float64](p) }
+func pc(p ffi.DeviceAddr) ffi.DevicePtr[cudart.Complex] { return ffi.DevicePtr[cudart.Complex](p) }
+func pz(p ffi.DeviceAddr) ffi.DevicePtr[cudart.DoubleComplex] {
+	return ffi.DevicePtr[cudart.DoubleComplex](p)
+}
+
+// pp is the device array of device pointers to E at a (the batched
+// functions' Aarray).
+func pp[E any](a ffi.DeviceAddr) ffi.DevicePtr[ffi.DevicePtr[E]] {
+	return ffi.DevicePtr[ffi.DevicePtr[E]](a)
+}
+
+// The host scalars of cuBLAS's S, D, C and Z functions in host pointer
+// mode, from the address of a Go value (cuda.AlignScalar's).
+func hs(p unsafe.Pointer) ffi.HostOrDevice[float32]        { return ffi.Host((*float32)(p)) }
+func hd(p unsafe.Pointer) ffi.HostOrDevice[float64]        { return ffi.Host((*float64)(p)) }
+func hc(p unsafe.Pointer) ffi.HostOrDevice[cudart.Complex] { return ffi.Host((*cudart.Complex)(p)) }
+func hz(p unsafe.Pointer) ffi.HostOrDevice[cudart.DoubleComplex] {
+	return ffi.Host((*cudart.DoubleComplex)(p))
+}
+
+// result is where a reduction writes: a Go value's address in host pointer
+// mode, else a device address (device pointer mode).
+type result struct {
+	host unsafe.Pointer
+	dev  ffi.DeviceAddr
+}
+
+// at is r as the HostOrDevice of the reduction's result type E.
+func at[E any](r result) ffi.HostOrDevice[E] {
+	if r.host != nil {
+		return ffi.Host((*E)(r.host))
+	}
+	return ffi.Device(ffi.DevicePtr[E](r.dev))
+}
 
 // dptr is the device address of b's first element.
-func dptr[T any](b *cuda.Buffer[T]) unsafe.Pointer { return b.Ptr().Pointer() }
+func dptr[T any](b *cuda.Buffer[T]) ffi.DeviceAddr { return ffi.DeviceAddr(b.Ptr()) }
 
 // checkPair checks two vectors of one length.
 func checkPair(op string, x, y *vshape) error {
@@ -84,13 +118,13 @@ func Axpy[T Scalar](h *Handle, alpha T, x, y Vector[T]) error {
 		a := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Saxpy(h.raw, n, ps(a), ps(px), ix, ps(py), iy)
+			return cublas.Saxpy(h.raw, n, hs(a), ps(px), ix, ps(py), iy)
 		case kindD:
-			return cublas.Daxpy(h.raw, n, pd(a), pd(px), ix, pd(py), iy)
+			return cublas.Daxpy(h.raw, n, hd(a), pd(px), ix, pd(py), iy)
 		case kindC:
-			return cublas.Caxpy(h.raw, n, pc(a), pc(px), ix, pc(py), iy)
+			return cublas.Caxpy(h.raw, n, hc(a), pc(px), ix, pc(py), iy)
 		}
-		return cublas.Zaxpy(h.raw, n, pz(a), pz(px), ix, pz(py), iy)
+		return cublas.Zaxpy(h.raw, n, hz(a), pz(px), ix, pz(py), iy)
 	}, x.Buf, y.Buf)
 }
 
@@ -110,13 +144,13 @@ func Scal[T Scalar](h *Handle, alpha T, x Vector[T]) error {
 		a := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Sscal(h.raw, n, ps(a), ps(px), ix)
+			return cublas.Sscal(h.raw, n, hs(a), ps(px), ix)
 		case kindD:
-			return cublas.Dscal(h.raw, n, pd(a), pd(px), ix)
+			return cublas.Dscal(h.raw, n, hd(a), pd(px), ix)
 		case kindC:
-			return cublas.Cscal(h.raw, n, pc(a), pc(px), ix)
+			return cublas.Cscal(h.raw, n, hc(a), pc(px), ix)
 		}
-		return cublas.Zscal(h.raw, n, pz(a), pz(px), ix)
+		return cublas.Zscal(h.raw, n, hz(a), pz(px), ix)
 	}, x.Buf)
 }
 
@@ -202,7 +236,7 @@ func dot[T Scalar](h *Handle, op string, conj bool, x, y Vector[T], host unsafe.
 	if err := checkPair(op, &xs, &ys); err != nil {
 		return err
 	}
-	res, mode := host, cublas.PointerModeHost
+	res, mode := result{host: host}, cublas.PointerModeHost
 	var ops [3]cuda.Operand
 	ops[0], ops[1] = x.Buf, y.Buf
 	nops := 2
@@ -210,7 +244,7 @@ func dot[T Scalar](h *Handle, op string, conj bool, x, y Vector[T], host unsafe.
 		if err := checkResult(op, bufLen(out)); err != nil {
 			return err
 		}
-		res, mode = dptr(out), cublas.PointerModeDevice
+		res, mode = result{dev: dptr(out)}, cublas.PointerModeDevice
 		ops[2] = out
 		nops = 3
 	}
@@ -219,19 +253,19 @@ func dot[T Scalar](h *Handle, op string, conj bool, x, y Vector[T], host unsafe.
 	return h.call(mode, func() error {
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Sdot(h.raw, n, ps(px), ix, ps(py), iy, ps(res))
+			return cublas.Sdot(h.raw, n, ps(px), ix, ps(py), iy, at[float32](res))
 		case kindD:
-			return cublas.Ddot(h.raw, n, pd(px), ix, pd(py), iy, pd(res))
+			return cublas.Ddot(h.raw, n, pd(px), ix, pd(py), iy, at[float64](res))
 		case kindC:
 			if conj {
-				return cublas.Cdotc(h.raw, n, pc(px), ix, pc(py), iy, pc(res))
+				return cublas.Cdotc(h.raw, n, pc(px), ix, pc(py), iy, at[cudart.Complex](res))
 			}
-			return cublas.Cdotu(h.raw, n, pc(px), ix, pc(py), iy, pc(res))
+			return cublas.Cdotu(h.raw, n, pc(px), ix, pc(py), iy, at[cudart.Complex](res))
 		}
 		if conj {
-			return cublas.Zdotc(h.raw, n, pz(px), ix, pz(py), iy, pz(res))
+			return cublas.Zdotc(h.raw, n, pz(px), ix, pz(py), iy, at[cudart.DoubleComplex](res))
 		}
-		return cublas.Zdotu(h.raw, n, pz(px), ix, pz(py), iy, pz(res))
+		return cublas.Zdotu(h.raw, n, pz(px), ix, pz(py), iy, at[cudart.DoubleComplex](res))
 	}, ops[:nops]...)
 }
 
@@ -270,11 +304,11 @@ func AsumTo[T Scalar, R Real](h *Handle, x Vector[T], out *cuda.Buffer[R]) error
 func realHost[T Scalar](h *Handle, op string, asum bool, x Vector[T]) (float64, error) {
 	if kindOf[T]() == kindS || kindOf[T]() == kindC {
 		var r float32
-		err := magnitude(h, op, asum, x, unsafe.Pointer(&r), cublas.PointerModeHost, nil)
+		err := magnitude(h, op, asum, x, result{host: unsafe.Pointer(&r)}, cublas.PointerModeHost, nil)
 		return float64(r), err
 	}
 	var r float64
-	err := magnitude(h, op, asum, x, unsafe.Pointer(&r), cublas.PointerModeHost, nil)
+	err := magnitude(h, op, asum, x, result{host: unsafe.Pointer(&r)}, cublas.PointerModeHost, nil)
 	return r, err
 }
 
@@ -290,11 +324,11 @@ func realTo[T Scalar, R Real](h *Handle, op string, asum bool, x Vector[T], out 
 	if err := checkResult(op, bufLen(out)); err != nil {
 		return err
 	}
-	return magnitude(h, op, asum, x, dptr(out), cublas.PointerModeDevice, out)
+	return magnitude(h, op, asum, x, result{dev: dptr(out)}, cublas.PointerModeDevice, out)
 }
 
 // magnitude computes a norm or a sum of magnitudes into res.
-func magnitude[T Scalar](h *Handle, op string, asum bool, x Vector[T], res unsafe.Pointer, mode cublas.PointerMode, out cuda.Operand) error {
+func magnitude[T Scalar](h *Handle, op string, asum bool, x Vector[T], res result, mode cublas.PointerMode, out cuda.Operand) error {
 	if h == nil {
 		return ErrClosed
 	}
@@ -315,24 +349,24 @@ func magnitude[T Scalar](h *Handle, op string, asum bool, x Vector[T], res unsaf
 		switch kindOf[T]() {
 		case kindS:
 			if asum {
-				return cublas.Sasum(h.raw, n, ps(px), ix, ps(res))
+				return cublas.Sasum(h.raw, n, ps(px), ix, at[float32](res))
 			}
-			return cublas.Snrm2(h.raw, n, ps(px), ix, ps(res))
+			return cublas.Snrm2(h.raw, n, ps(px), ix, at[float32](res))
 		case kindD:
 			if asum {
-				return cublas.Dasum(h.raw, n, pd(px), ix, pd(res))
+				return cublas.Dasum(h.raw, n, pd(px), ix, at[float64](res))
 			}
-			return cublas.Dnrm2(h.raw, n, pd(px), ix, pd(res))
+			return cublas.Dnrm2(h.raw, n, pd(px), ix, at[float64](res))
 		case kindC:
 			if asum {
-				return cublas.Scasum(h.raw, n, pc(px), ix, ps(res))
+				return cublas.Scasum(h.raw, n, pc(px), ix, at[float32](res))
 			}
-			return cublas.Scnrm2(h.raw, n, pc(px), ix, ps(res))
+			return cublas.Scnrm2(h.raw, n, pc(px), ix, at[float32](res))
 		}
 		if asum {
-			return cublas.Dzasum(h.raw, n, pz(px), ix, pd(res))
+			return cublas.Dzasum(h.raw, n, pz(px), ix, at[float64](res))
 		}
-		return cublas.Dznrm2(h.raw, n, pz(px), ix, pd(res))
+		return cublas.Dznrm2(h.raw, n, pz(px), ix, at[float64](res))
 	}, ops[:nops]...)
 }
 
@@ -341,7 +375,7 @@ func magnitude[T Scalar](h *Handle, op string, asum bool, x Vector[T], res unsaf
 // (host pointer mode); -1 for an empty x.
 func Iamax[T Scalar](h *Handle, x Vector[T]) (int, error) {
 	var r int32
-	err := iamax(h, "Iamax", x, unsafe.Pointer(&r), cublas.PointerModeHost, nil)
+	err := iamax(h, "Iamax", x, result{host: unsafe.Pointer(&r)}, cublas.PointerModeHost, nil)
 	return int(r) - 1, err
 }
 
@@ -354,10 +388,10 @@ func IamaxTo[T Scalar](h *Handle, x Vector[T], out *cuda.Buffer[int32]) error {
 	if err := checkResult("IamaxTo", bufLen(out)); err != nil {
 		return err
 	}
-	return iamax(h, "IamaxTo", x, dptr(out), cublas.PointerModeDevice, out)
+	return iamax(h, "IamaxTo", x, result{dev: dptr(out)}, cublas.PointerModeDevice, out)
 }
 
-func iamax[T Scalar](h *Handle, op string, x Vector[T], res unsafe.Pointer, mode cublas.PointerMode, out cuda.Operand) error {
+func iamax[T Scalar](h *Handle, op string, x Vector[T], res result, mode cublas.PointerMode, out cuda.Operand) error {
 	if h == nil {
 		return ErrClosed
 	}
@@ -374,7 +408,7 @@ func iamax[T Scalar](h *Handle, op string, x Vector[T], res unsafe.Pointer, mode
 	}
 	px := dptr(x.Buf)
 	n, ix := int32(xs.n), int32(xs.inc)
-	r := (*int32)(res)
+	r := at[int32](res)
 	return h.call(mode, func() error {
 		switch kindOf[T]() {
 		case kindS:

@@ -61,13 +61,13 @@ func Gemv[T Scalar](h *Handle, t Transpose, alpha T, a Matrix[T], x Vector[T], b
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Sgemv(h.raw, p.op, p.m, p.n, ps(al), ps(pa), p.lda, ps(px), p.incx, ps(be), ps(py), p.incy)
+			return cublas.Sgemv(h.raw, p.op, p.m, p.n, hs(al), ps(pa), p.lda, ps(px), p.incx, hs(be), ps(py), p.incy)
 		case kindD:
-			return cublas.Dgemv(h.raw, p.op, p.m, p.n, pd(al), pd(pa), p.lda, pd(px), p.incx, pd(be), pd(py), p.incy)
+			return cublas.Dgemv(h.raw, p.op, p.m, p.n, hd(al), pd(pa), p.lda, pd(px), p.incx, hd(be), pd(py), p.incy)
 		case kindC:
-			return cublas.Cgemv(h.raw, p.op, p.m, p.n, pc(al), pc(pa), p.lda, pc(px), p.incx, pc(be), pc(py), p.incy)
+			return cublas.Cgemv(h.raw, p.op, p.m, p.n, hc(al), pc(pa), p.lda, pc(px), p.incx, hc(be), pc(py), p.incy)
 		}
-		return cublas.Zgemv(h.raw, p.op, p.m, p.n, pz(al), pz(pa), p.lda, pz(px), p.incx, pz(be), pz(py), p.incy)
+		return cublas.Zgemv(h.raw, p.op, p.m, p.n, hz(al), pz(pa), p.lda, pz(px), p.incx, hz(be), pz(py), p.incy)
 	}, a.Buf, x.Buf, y.Buf)
 }
 
@@ -132,18 +132,18 @@ func ger[T Scalar](h *Handle, op string, conj bool, alpha T, x, y Vector[T], a M
 		al := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Sger(h.raw, p.m, p.n, ps(al), ps(px), p.incx, ps(py), p.incy, ps(pa), p.lda)
+			return cublas.Sger(h.raw, p.m, p.n, hs(al), ps(px), p.incx, ps(py), p.incy, ps(pa), p.lda)
 		case kindD:
-			return cublas.Dger(h.raw, p.m, p.n, pd(al), pd(px), p.incx, pd(py), p.incy, pd(pa), p.lda)
+			return cublas.Dger(h.raw, p.m, p.n, hd(al), pd(px), p.incx, pd(py), p.incy, pd(pa), p.lda)
 		case kindC:
 			if conj {
-				return cublas.Cgerc(h.raw, p.m, p.n, pc(al), pc(px), p.incx, pc(py), p.incy, pc(pa), p.lda)
+				return cublas.Cgerc(h.raw, p.m, p.n, hc(al), pc(px), p.incx, pc(py), p.incy, pc(pa), p.lda)
 			}
-			return cublas.Cgeru(h.raw, p.m, p.n, pc(al), pc(px), p.incx, pc(py), p.incy, pc(pa), p.lda)
+			return cublas.Cgeru(h.raw, p.m, p.n, hc(al), pc(px), p.incx, pc(py), p.incy, pc(pa), p.lda)
 		}
 		if conj {
-			return cublas.Zgerc(h.raw, p.m, p.n, pz(al), pz(px), p.incx, pz(py), p.incy, pz(pa), p.lda)
+			return cublas.Zgerc(h.raw, p.m, p.n, hz(al), pz(px), p.incx, pz(py), p.incy, pz(pa), p.lda)
 		}
-		return cublas.Zgeru(h.raw, p.m, p.n, pz(al), pz(px), p.incx, pz(py), p.incy, pz(pa), p.lda)
+		return cublas.Zgeru(h.raw, p.m, p.n, hz(al), pz(px), p.incx, pz(py), p.incy, pz(pa), p.lda)
 	}, a.Buf, x.Buf, y.Buf)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C (cublas?gemm): op(A) is
@@ -29,13 +30,13 @@ func Gemm[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Matrix[T], beta T
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Sgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), ps(pa), p.lda, ps(pb), p.ldb, ps(be), ps(pc_), p.ldc)
+			return cublas.Sgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, hs(al), ps(pa), p.lda, ps(pb), p.ldb, hs(be), ps(pc_), p.ldc)
 		case kindD:
-			return cublas.Dgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, pd(al), pd(pa), p.lda, pd(pb), p.ldb, pd(be), pd(pc_), p.ldc)
+			return cublas.Dgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, hd(al), pd(pa), p.lda, pd(pb), p.ldb, hd(be), pd(pc_), p.ldc)
 		case kindC:
-			return cublas.Cgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, pc(al), pc(pa), p.lda, pc(pb), p.ldb, pc(be), pc(pc_), p.ldc)
+			return cublas.Cgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, hc(al), pc(pa), p.lda, pc(pb), p.ldb, hc(be), pc(pc_), p.ldc)
 		}
-		return cublas.Zgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, pz(al), pz(pa), p.lda, pz(pb), p.ldb, pz(be), pz(pc_), p.ldc)
+		return cublas.Zgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, hz(al), pz(pa), p.lda, pz(pb), p.ldb, hz(be), pz(pc_), p.ldc)
 	}, a.Buf, b.Buf, c.Buf)
 }
 
@@ -82,13 +83,13 @@ func GemmStridedBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Str
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.SgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), ps(pa), p.lda, sa, ps(pb), p.ldb, sb, ps(be), ps(pc_), p.ldc, sc, count)
+			return cublas.SgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hs(al), ps(pa), p.lda, sa, ps(pb), p.ldb, sb, hs(be), ps(pc_), p.ldc, sc, count)
 		case kindD:
-			return cublas.DgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pd(al), pd(pa), p.lda, sa, pd(pb), p.ldb, sb, pd(be), pd(pc_), p.ldc, sc, count)
+			return cublas.DgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hd(al), pd(pa), p.lda, sa, pd(pb), p.ldb, sb, hd(be), pd(pc_), p.ldc, sc, count)
 		case kindC:
-			return cublas.CgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pc(al), pc(pa), p.lda, sa, pc(pb), p.ldb, sb, pc(be), pc(pc_), p.ldc, sc, count)
+			return cublas.CgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hc(al), pc(pa), p.lda, sa, pc(pb), p.ldb, sb, hc(be), pc(pc_), p.ldc, sc, count)
 		}
-		return cublas.ZgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pz(al), pz(pa), p.lda, sa, pz(pb), p.ldb, sb, pz(be), pz(pc_), p.ldc, sc, count)
+		return cublas.ZgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hz(al), pz(pa), p.lda, sa, pz(pb), p.ldb, sb, hz(be), pz(pc_), p.ldc, sc, count)
 	}, a.Buf, b.Buf, c.Buf)
 }
 
@@ -169,7 +170,7 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 	o.ops = ops
 	defer clear(o.ops) // keep no buffer reachable
 	base := dptr(ptrs)
-	pa, pb, pc_ := base, unsafe.Add(base, 8*n), unsafe.Add(base, 16*n)
+	pa, pb, pc_ := base, base+ffi.DeviceAddr(8*n), base+ffi.DeviceAddr(16*n)
 	count := int32(n)
 	return h.callLocked(cublas.PointerModeHost, func() error {
 		if !same {
@@ -181,13 +182,13 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.SgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), (**float32)(pa), p.lda, (**float32)(pb), p.ldb, ps(be), (**float32)(pc_), p.ldc, count)
+			return cublas.SgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hs(al), pp[float32](pa), p.lda, pp[float32](pb), p.ldb, hs(be), pp[float32](pc_), p.ldc, count)
 		case kindD:
-			return cublas.DgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pd(al), (**float64)(pa), p.lda, (**float64)(pb), p.ldb, pd(be), (**float64)(pc_), p.ldc, count)
+			return cublas.DgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hd(al), pp[float64](pa), p.lda, pp[float64](pb), p.ldb, hd(be), pp[float64](pc_), p.ldc, count)
 		case kindC:
-			return cublas.CgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pc(al), (**cudart.Complex)(pa), p.lda, (**cudart.Complex)(pb), p.ldb, pc(be), (**cudart.Complex)(pc_), p.ldc, count)
+			return cublas.CgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hc(al), pp[cudart.Complex](pa), p.lda, pp[cudart.Complex](pb), p.ldb, hc(be), pp[cudart.Complex](pc_), p.ldc, count)
 		}
-		return cublas.ZgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, pz(al), (**cudart.DoubleComplex)(pa), p.lda, (**cudart.DoubleComplex)(pb), p.ldb, pz(be), (**cudart.DoubleComplex)(pc_), p.ldc, count)
+		return cublas.ZgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, hz(al), pp[cudart.DoubleComplex](pa), p.lda, pp[cudart.DoubleComplex](pb), p.ldb, hz(be), pp[cudart.DoubleComplex](pc_), p.ldc, count)
 	}, ops)
 }
 
@@ -302,7 +303,7 @@ func GemmEx[In, Out Element](h *Handle, ta, tb Transpose, alpha float32, a, b Ma
 		pa, pb = pb, pa
 	}
 	return h.call(cublas.PointerModeHost, func() error {
-		return cublas.GemmEx(h.raw, p.opA, p.opB, p.m, p.n, p.k, unsafe.Pointer(&alpha), pa, tin, p.lda, pb, tin, p.ldb, unsafe.Pointer(&beta), pc_, tout, p.ldc, cublas.Compute32F, cublas.GemmDefault)
+		return cublas.GemmEx(h.raw, p.opA, p.opB, p.m, p.n, p.k, ffi.Host(&alpha).Untyped(), pa, tin, p.lda, pb, tin, p.ldb, ffi.Host(&beta).Untyped(), pc_, tout, p.ldc, cublas.Compute32F, cublas.GemmDefault)
 	}, a.Buf, b.Buf, c.Buf)
 }
 
@@ -327,6 +328,6 @@ func GemmStridedBatchedEx[In, Out Element](h *Handle, ta, tb Transpose, alpha fl
 	}
 	count := int32(c.Count)
 	return h.call(cublas.PointerModeHost, func() error {
-		return cublas.GemmStridedBatchedEx(h.raw, p.opA, p.opB, p.m, p.n, p.k, unsafe.Pointer(&alpha), pa, tin, p.lda, sa, pb, tin, p.ldb, sb, unsafe.Pointer(&beta), pc_, tout, p.ldc, sc, count, cublas.Compute32F, cublas.GemmDefault)
+		return cublas.GemmStridedBatchedEx(h.raw, p.opA, p.opB, p.m, p.n, p.k, ffi.Host(&alpha).Untyped(), pa, tin, p.lda, sa, pb, tin, p.ldb, sb, ffi.Host(&beta).Untyped(), pc_, tout, p.ldc, sc, count, cublas.Compute32F, cublas.GemmDefault)
 	}, a.Buf, b.Buf, c.Buf)
 }

@@ -120,13 +120,13 @@ func Trsm[T Scalar](h *Handle, side Side, uplo Uplo, t Transpose, diag Diag, alp
 		al := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Strsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, ps(al), ps(pa), p.lda, ps(pb), p.ldb)
+			return cublas.Strsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, hs(al), ps(pa), p.lda, ps(pb), p.ldb)
 		case kindD:
-			return cublas.Dtrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, pd(al), pd(pa), p.lda, pd(pb), p.ldb)
+			return cublas.Dtrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, hd(al), pd(pa), p.lda, pd(pb), p.ldb)
 		case kindC:
-			return cublas.Ctrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, pc(al), pc(pa), p.lda, pc(pb), p.ldb)
+			return cublas.Ctrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, hc(al), pc(pa), p.lda, pc(pb), p.ldb)
 		}
-		return cublas.Ztrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, pz(al), pz(pa), p.lda, pz(pb), p.ldb)
+		return cublas.Ztrsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, hz(al), pz(pa), p.lda, pz(pb), p.ldb)
 	}, a.Buf, b.Buf)
 }
 
@@ -193,12 +193,12 @@ func Syrk[T Scalar](h *Handle, uplo Uplo, t Transpose, alpha T, a Matrix[T], bet
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
-			return cublas.Ssyrk(h.raw, p.uplo, p.op, p.n, p.k, ps(al), ps(pa), p.lda, ps(be), ps(pc_), p.ldc)
+			return cublas.Ssyrk(h.raw, p.uplo, p.op, p.n, p.k, hs(al), ps(pa), p.lda, hs(be), ps(pc_), p.ldc)
 		case kindD:
-			return cublas.Dsyrk(h.raw, p.uplo, p.op, p.n, p.k, pd(al), pd(pa), p.lda, pd(be), pd(pc_), p.ldc)
+			return cublas.Dsyrk(h.raw, p.uplo, p.op, p.n, p.k, hd(al), pd(pa), p.lda, hd(be), pd(pc_), p.ldc)
 		case kindC:
-			return cublas.Csyrk(h.raw, p.uplo, p.op, p.n, p.k, pc(al), pc(pa), p.lda, pc(be), pc(pc_), p.ldc)
+			return cublas.Csyrk(h.raw, p.uplo, p.op, p.n, p.k, hc(al), pc(pa), p.lda, hc(be), pc(pc_), p.ldc)
 		}
-		return cublas.Zsyrk(h.raw, p.uplo, p.op, p.n, p.k, pz(al), pz(pa), p.lda, pz(be), pz(pc_), p.ldc)
+		return cublas.Zsyrk(h.raw, p.uplo, p.op, p.n, p.k, hz(al), pz(pa), p.lda, hz(be), pz(pc_), p.ldc)
 	}, a.Buf, c.Buf)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/ffi"
 )
 
 // The GPU tests compare cuFFT through Plan with a Go DFT. They skip
@@ -448,7 +449,7 @@ func benchInterleaved(b *testing.B, n int) {
 		}
 		s.Synchronize()
 	}
-	raw, ip, op := p.Raw(), (*cufft.Complex)(in.Ptr().Pointer()), (*cufft.Complex)(out.Ptr().Pointer())
+	raw, ip, op := p.Raw(), ffi.DevicePtr[cufft.Complex](in.Ptr()), ffi.DevicePtr[cufft.Complex](out.Ptr())
 	direct := func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()

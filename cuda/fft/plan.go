@@ -29,13 +29,13 @@ package fft
 import (
 	"errors"
 	"sync"
-	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
 	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cufft"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Plan is a cuFFT plan (cufftHandle) whose transforms queue on one stream
@@ -168,7 +168,7 @@ func (p *Plan) SetWorkArea(ws *cuda.Buffer[byte]) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	err := p.h.Call(func(cu.Stream) error { return cufft.SetWorkArea(p.raw(), ws.Ptr().Pointer()) }, ws)
+	err := p.h.Call(func(cu.Stream) error { return cufft.SetWorkArea(p.raw(), ffi.DeviceAddr(ws.Ptr())) }, ws)
 	if err == nil {
 		p.ws = ws
 	}
@@ -183,8 +183,8 @@ func (p *Plan) Close() error { return mathlib.Closed(p.h.Close()) }
 // given direction (cufftExecC2C). in and out may be the same buffer (an
 // in-place transform).
 func (p *Plan) C2C(in, out *cuda.Buffer[complex64], dir Direction) error {
-	return execute(p, "Plan.C2C", C2C, in, out, dir, func(i, o unsafe.Pointer) error {
-		return cufft.ExecC2C(p.raw(), (*cufft.Complex)(i), (*cufft.Complex)(o), int32(dir))
+	return execute(p, "Plan.C2C", C2C, in, out, dir, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecC2C(p.raw(), ffi.DevicePtr[cufft.Complex](i), ffi.DevicePtr[cufft.Complex](o), int32(dir))
 	})
 }
 
@@ -192,44 +192,44 @@ func (p *Plan) C2C(in, out *cuda.Buffer[complex64], dir Direction) error {
 // into the complex out (cufftExecR2C): the non-redundant half of the
 // spectrum, InLen/n*(n/2+1) elements for a last size n.
 func (p *Plan) R2C(in *cuda.Buffer[float32], out *cuda.Buffer[complex64]) error {
-	return execute(p, "Plan.R2C", R2C, in, out, Forward, func(i, o unsafe.Pointer) error {
-		return cufft.ExecR2C(p.raw(), (*cufft.Real)(i), (*cufft.Complex)(o))
+	return execute(p, "Plan.R2C", R2C, in, out, Forward, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecR2C(p.raw(), ffi.DevicePtr[cufft.Real](i), ffi.DevicePtr[cufft.Complex](o))
 	})
 }
 
 // C2R queues on the plan's stream the inverse transform of the half
 // spectrum in into the real out (cufftExecC2R). cuFFT may overwrite in.
 func (p *Plan) C2R(in *cuda.Buffer[complex64], out *cuda.Buffer[float32]) error {
-	return execute(p, "Plan.C2R", C2R, in, out, Inverse, func(i, o unsafe.Pointer) error {
-		return cufft.ExecC2R(p.raw(), (*cufft.Complex)(i), (*cufft.Real)(o))
+	return execute(p, "Plan.C2R", C2R, in, out, Inverse, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecC2R(p.raw(), ffi.DevicePtr[cufft.Complex](i), ffi.DevicePtr[cufft.Real](o))
 	})
 }
 
 // Z2Z is C2C in double precision (cufftExecZ2Z).
 func (p *Plan) Z2Z(in, out *cuda.Buffer[complex128], dir Direction) error {
-	return execute(p, "Plan.Z2Z", Z2Z, in, out, dir, func(i, o unsafe.Pointer) error {
-		return cufft.ExecZ2Z(p.raw(), (*cufft.DoubleComplex)(i), (*cufft.DoubleComplex)(o), int32(dir))
+	return execute(p, "Plan.Z2Z", Z2Z, in, out, dir, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecZ2Z(p.raw(), ffi.DevicePtr[cufft.DoubleComplex](i), ffi.DevicePtr[cufft.DoubleComplex](o), int32(dir))
 	})
 }
 
 // D2Z is R2C in double precision (cufftExecD2Z).
 func (p *Plan) D2Z(in *cuda.Buffer[float64], out *cuda.Buffer[complex128]) error {
-	return execute(p, "Plan.D2Z", D2Z, in, out, Forward, func(i, o unsafe.Pointer) error {
-		return cufft.ExecD2Z(p.raw(), (*cufft.DoubleReal)(i), (*cufft.DoubleComplex)(o))
+	return execute(p, "Plan.D2Z", D2Z, in, out, Forward, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecD2Z(p.raw(), ffi.DevicePtr[cufft.DoubleReal](i), ffi.DevicePtr[cufft.DoubleComplex](o))
 	})
 }
 
 // Z2D is C2R in double precision (cufftExecZ2D).
 func (p *Plan) Z2D(in *cuda.Buffer[complex128], out *cuda.Buffer[float64]) error {
-	return execute(p, "Plan.Z2D", Z2D, in, out, Inverse, func(i, o unsafe.Pointer) error {
-		return cufft.ExecZ2D(p.raw(), (*cufft.DoubleComplex)(i), (*cufft.DoubleReal)(o))
+	return execute(p, "Plan.Z2D", Z2D, in, out, Inverse, func(i, o ffi.DeviceAddr) error {
+		return cufft.ExecZ2D(p.raw(), ffi.DevicePtr[cufft.DoubleComplex](i), ffi.DevicePtr[cufft.DoubleReal](o))
 	})
 }
 
 // execute checks a transform's plan type, direction and buffers, then
 // calls it on the plan's stream as a use of the plan, the stream, the
 // buffers and the work area.
-func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda.Buffer[O], dir Direction, call func(i, o unsafe.Pointer) error) error {
+func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda.Buffer[O], dir Direction, call func(i, o ffi.DeviceAddr) error) error {
 	if p == nil || in == nil || out == nil {
 		return errs.Errorf(op, cufft.InvalidValue, "nil plan or buffer")
 	}
@@ -239,12 +239,12 @@ func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ws != nil {
-		return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out, p.ws)
+		return p.h.Call(func(cu.Stream) error { return call(ffi.DeviceAddr(in.Ptr()), ffi.DeviceAddr(out.Ptr())) }, in, out, p.ws)
 	}
 	if p.shape.external {
 		return errs.Errorf(op, cufft.NoWorkspace, "the plan's work area is external and not set: call SetWorkArea with %d bytes", p.workSize)
 	}
-	return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out)
+	return p.h.Call(func(cu.Stream) error { return call(ffi.DeviceAddr(in.Ptr()), ffi.DeviceAddr(out.Ptr())) }, in, out)
 }
 
 // checkExec checks a transform of type t from in (inLen elements at

@@ -6,6 +6,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/ffi"
 )
 
 // These run on stand-ins for the driver and cuFFT (package
@@ -67,7 +68,7 @@ func BenchmarkStandinC2C(b *testing.B) {
 		return
 	}
 	ctx, _, p, in, out := standinPlan(b, 1024)
-	raw, ip, op := p.Raw(), (*cufft.Complex)(in.Ptr().Pointer()), (*cufft.Complex)(out.Ptr().Pointer())
+	raw, ip, op := p.Raw(), ffi.DevicePtr[cufft.Complex](in.Ptr()), ffi.DevicePtr[cufft.Complex](out.Ptr())
 	standin.Pair(b, 1000, func(n int) {
 		err := ctx.Do(func() error {
 			for range n {

@@ -9,6 +9,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/curand"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Generator is a cuRAND generator on the device (curandCreateGenerator)
@@ -156,9 +157,9 @@ func Uniform[T Float](g *Generator, b *cuda.Buffer[T]) error {
 	return g.fill("Uniform", distUniform, n, func() error {
 		switch b := any(b).(type) {
 		case *cuda.Buffer[float32]:
-			return curand.GenerateUniform(g.raw(), (*float32)(b.Ptr().Pointer()), uint64(n))
+			return curand.GenerateUniform(g.raw(), dev[float32](b), uint64(n))
 		case *cuda.Buffer[float64]:
-			return curand.GenerateUniformDouble(g.raw(), (*float64)(b.Ptr().Pointer()), uint64(n))
+			return curand.GenerateUniformDouble(g.raw(), dev[float64](b), uint64(n))
 		}
 		return nil
 	}, b)
@@ -179,9 +180,9 @@ func Normal[T Float](g *Generator, b *cuda.Buffer[T], mean, stddev T) error {
 	return g.fill("Normal", distNormal, n, func() error {
 		switch b := any(b).(type) {
 		case *cuda.Buffer[float32]:
-			return curand.GenerateNormal(g.raw(), (*float32)(b.Ptr().Pointer()), uint64(n), float32(mean), float32(stddev))
+			return curand.GenerateNormal(g.raw(), dev[float32](b), uint64(n), float32(mean), float32(stddev))
 		case *cuda.Buffer[float64]:
-			return curand.GenerateNormalDouble(g.raw(), (*float64)(b.Ptr().Pointer()), uint64(n), float64(mean), float64(stddev))
+			return curand.GenerateNormalDouble(g.raw(), dev[float64](b), uint64(n), float64(mean), float64(stddev))
 		}
 		return nil
 	}, b)
@@ -202,9 +203,9 @@ func LogNormal[T Float](g *Generator, b *cuda.Buffer[T], mean, stddev T) error {
 	return g.fill("LogNormal", distLogNormal, n, func() error {
 		switch b := any(b).(type) {
 		case *cuda.Buffer[float32]:
-			return curand.GenerateLogNormal(g.raw(), (*float32)(b.Ptr().Pointer()), uint64(n), float32(mean), float32(stddev))
+			return curand.GenerateLogNormal(g.raw(), dev[float32](b), uint64(n), float32(mean), float32(stddev))
 		case *cuda.Buffer[float64]:
-			return curand.GenerateLogNormalDouble(g.raw(), (*float64)(b.Ptr().Pointer()), uint64(n), float64(mean), float64(stddev))
+			return curand.GenerateLogNormalDouble(g.raw(), dev[float64](b), uint64(n), float64(mean), float64(stddev))
 		}
 		return nil
 	}, b)
@@ -221,7 +222,7 @@ func Poisson(g *Generator, b *cuda.Buffer[uint32], lambda float64) error {
 		return err
 	}
 	return g.fill("Poisson", distPoisson, n, func() error {
-		return curand.GeneratePoisson(g.raw(), (*uint32)(b.Ptr().Pointer()), uint64(n), lambda)
+		return curand.GeneratePoisson(g.raw(), dev[uint32](b), uint64(n), lambda)
 	}, b)
 }
 
@@ -240,9 +241,9 @@ func Bits[T Word](g *Generator, b *cuda.Buffer[T]) error {
 	return g.fill("Bits", d, n, func() error {
 		switch b := any(b).(type) {
 		case *cuda.Buffer[uint32]:
-			return curand.Generate(g.raw(), (*uint32)(b.Ptr().Pointer()), uint64(n))
+			return curand.Generate(g.raw(), dev[uint32](b), uint64(n))
 		case *cuda.Buffer[uint64]:
-			return curand.GenerateLongLong(g.raw(), (*uint64)(b.Ptr().Pointer()), uint64(n))
+			return curand.GenerateLongLong(g.raw(), dev[uint64](b), uint64(n))
 		}
 		return nil
 	}, b)
@@ -250,4 +251,10 @@ func Bits[T Word](g *Generator, b *cuda.Buffer[T]) error {
 
 func errNil(op string) error {
 	return errs.Errorf(op, curand.StatusNotInitialized, "nil generator or buffer")
+}
+
+// dev is b's memory as the output of a device generator's call: a
+// device pointer, no unsafe.
+func dev[T any](b *cuda.Buffer[T]) ffi.HostOrDevice[T] {
+	return ffi.Device(ffi.DevicePtr[T](b.Ptr()))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/ffi"
 )
 
 // The GPU tests: device generators against statistics and against the
@@ -299,7 +300,7 @@ func benchUniform(b *testing.B, n int) {
 		}
 		s.Synchronize()
 	}
-	raw, p := g.Raw(), (*float32)(x.Ptr().Pointer())
+	raw, p := g.Raw(), ffi.Device(ffi.DevicePtr[float32](x.Ptr()))
 	direct := func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()

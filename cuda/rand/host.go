@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/cugen/cugen/cuda/sys/curand"
+	"github.com/cugen/cugen/ffi"
 )
 
 // HostGenerator is a cuRAND generator that computes on the CPU into Go
@@ -137,9 +138,9 @@ func UniformHost[T Float](g *HostGenerator, dst []T) error {
 	return fillHost("UniformHost", g, distUniform, dst, func(raw curand.Generator, p *T, n uint64) error {
 		switch p := any(p).(type) {
 		case *float32:
-			return curand.GenerateUniform(raw, p, n)
+			return curand.GenerateUniform(raw, ffi.Host(p), n)
 		case *float64:
-			return curand.GenerateUniformDouble(raw, p, n)
+			return curand.GenerateUniformDouble(raw, ffi.Host(p), n)
 		}
 		return nil
 	})
@@ -155,9 +156,9 @@ func NormalHost[T Float](g *HostGenerator, dst []T, mean, stddev T) error {
 	return fillHost("NormalHost", g, distNormal, dst, func(raw curand.Generator, p *T, n uint64) error {
 		switch p := any(p).(type) {
 		case *float32:
-			return curand.GenerateNormal(raw, p, n, float32(mean), float32(stddev))
+			return curand.GenerateNormal(raw, ffi.Host(p), n, float32(mean), float32(stddev))
 		case *float64:
-			return curand.GenerateNormalDouble(raw, p, n, float64(mean), float64(stddev))
+			return curand.GenerateNormalDouble(raw, ffi.Host(p), n, float64(mean), float64(stddev))
 		}
 		return nil
 	})
@@ -173,9 +174,9 @@ func LogNormalHost[T Float](g *HostGenerator, dst []T, mean, stddev T) error {
 	return fillHost("LogNormalHost", g, distLogNormal, dst, func(raw curand.Generator, p *T, n uint64) error {
 		switch p := any(p).(type) {
 		case *float32:
-			return curand.GenerateLogNormal(raw, p, n, float32(mean), float32(stddev))
+			return curand.GenerateLogNormal(raw, ffi.Host(p), n, float32(mean), float32(stddev))
 		case *float64:
-			return curand.GenerateLogNormalDouble(raw, p, n, float64(mean), float64(stddev))
+			return curand.GenerateLogNormalDouble(raw, ffi.Host(p), n, float64(mean), float64(stddev))
 		}
 		return nil
 	})
@@ -188,7 +189,7 @@ func PoissonHost(g *HostGenerator, dst []uint32, lambda float64) error {
 		return err
 	}
 	return fillHost("PoissonHost", g, distPoisson, dst, func(raw curand.Generator, p *uint32, n uint64) error {
-		return curand.GeneratePoisson(raw, p, n, lambda)
+		return curand.GeneratePoisson(raw, ffi.Host(p), n, lambda)
 	})
 }
 
@@ -202,9 +203,9 @@ func BitsHost[T Word](g *HostGenerator, dst []T) error {
 	return fillHost("BitsHost", g, d, dst, func(raw curand.Generator, p *T, n uint64) error {
 		switch p := any(p).(type) {
 		case *uint32:
-			return curand.Generate(raw, p, n)
+			return curand.Generate(raw, ffi.Host(p), n)
 		case *uint64:
-			return curand.GenerateLongLong(raw, p, n)
+			return curand.GenerateLongLong(raw, ffi.Host(p), n)
 		}
 		return nil
 	})

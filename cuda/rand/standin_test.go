@@ -6,6 +6,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/ffi"
 )
 
 // These run on stand-ins for the driver and cuRAND (package
@@ -70,7 +71,7 @@ func BenchmarkStandinUniform(b *testing.B) {
 	}
 	ctx, _, g := standinGen(b)
 	x := standin.Keep(cuda.Alloc[float32](ctx, 1024))(b)
-	raw, p := g.Raw(), (*float32)(x.Ptr().Pointer())
+	raw, p := g.Raw(), ffi.Device(ffi.DevicePtr[float32](x.Ptr()))
 	standin.Pair(b, 1000, func(n int) {
 		err := ctx.Do(func() error {
 			for range n {

@@ -53,6 +53,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 // laplacian9 returns the one-based CSR arrays of gr_900_900_crg.mtx with
@@ -277,8 +278,8 @@ func linearSolverQR(ctx *cuda.Context, h *solver.Handle, bl *blas.Handle, A0 sol
 	sample.Check(solver.Ormqr(h, solver.Left, solver.Trans, A, tau, X))
 	one := 1.0
 	sample.Check(bl.Stream().Call(func(cu.Stream) error {
-		return cublas.Dtrsm(bl.Raw(), cublas.SideLeft, cublas.FillModeUpper, cublas.OpN, cublas.DiagNonUnit, int32(n), 1, &one,
-			(*float64)(A.Buf.Ptr().Pointer()), int32(A.LD), (*float64)(X.Buf.Ptr().Pointer()), int32(n))
+		return cublas.Dtrsm(bl.Raw(), cublas.SideLeft, cublas.FillModeUpper, cublas.OpN, cublas.DiagNonUnit, int32(n), 1, ffi.Host(&one),
+			ffi.DevicePtr[float64](A.Buf.Ptr()), int32(A.LD), ffi.DevicePtr[float64](X.Buf.Ptr()), int32(n))
 	}, bl.Operand(), A.Buf, X.Buf))
 	sample.Check(h.Stream().Synchronize())
 	elapsed := time.Since(start).Seconds()

@@ -11,12 +11,12 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 func main() {
@@ -64,15 +64,15 @@ func main() {
 			return err
 		}
 		defer cublas.Destroy(h)
-		f32 := func(buf *cuda.Buffer[float32]) *float32 { return (*float32)(buf.Ptr().Pointer()) }
+		f32 := func(buf *cuda.Buffer[float32]) ffi.DevicePtr[float32] { return ffi.DevicePtr[float32](buf.Ptr()) }
 		alpha, beta := float32(1), float32(0)
 		sgemm := func() error {
-			return cublas.Sgemm(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), &alpha, f32(a), int32(N), f32(b), int32(N), &beta, f32(c), int32(N))
+			return cublas.Sgemm(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), ffi.Host(&alpha), f32(a), int32(N), f32(b), int32(N), ffi.Host(&beta), f32(c), int32(N))
 		}
 		gemmEx := func() error {
-			return cublas.GemmEx(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), unsafe.Pointer(&alpha),
-				a16.Ptr().Pointer(), cudart.R16Bf, int32(N), a16.Ptr().Pointer(), cudart.R16Bf, int32(N),
-				unsafe.Pointer(&beta), c16.Ptr().Pointer(), cudart.R16Bf, int32(N), cublas.Compute32F, cublas.GemmDefault)
+			return cublas.GemmEx(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), ffi.Host(&alpha).Untyped(),
+				ffi.DeviceAddr(a16.Ptr()), cudart.R16Bf, int32(N), ffi.DeviceAddr(a16.Ptr()), cudart.R16Bf, int32(N),
+				ffi.Host(&beta).Untyped(), ffi.DeviceAddr(c16.Ptr()), cudart.R16Bf, int32(N), cublas.Compute32F, cublas.GemmDefault)
 		}
 		flops := 2 * float64(N) * float64(N) * float64(N)
 		for _, g := range []struct {
@@ -102,7 +102,7 @@ func main() {
 		const s = 64
 		ms, err := sample.Timed(1, func() error {
 			for i := 0; i < *small; i++ {
-				if err := cublas.Sgemm(h, cublas.OpN, cublas.OpN, s, s, s, &alpha, f32(a), int32(N), f32(b), int32(N), &beta, f32(c), int32(N)); err != nil {
+				if err := cublas.Sgemm(h, cublas.OpN, cublas.OpN, s, s, s, ffi.Host(&alpha), f32(a), int32(N), f32(b), int32(N), ffi.Host(&beta), f32(c), int32(N)); err != nil {
 					return err
 				}
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cublaslt"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 const workspaceBytes = 32 << 20 // the most cublasLt may use
@@ -115,9 +116,9 @@ func main() {
 			return cublaslt.Matmul(lt, desc, unsafe.Pointer(&alpha), a.Ptr().Pointer(), layout, b.Ptr().Pointer(), layout,
 				unsafe.Pointer(&beta), d.Ptr().Pointer(), layout, d.Ptr().Pointer(), layout, algo, ws.Ptr().Pointer(), workspaceBytes, 0)
 		}
-		f32 := func(buf *cuda.Buffer[float32]) *float32 { return (*float32)(buf.Ptr().Pointer()) }
+		f32 := func(buf *cuda.Buffer[float32]) ffi.DevicePtr[float32] { return ffi.DevicePtr[float32](buf.Ptr()) }
 		sgemm := func() error {
-			return cublas.Sgemm(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), &alpha, f32(a), int32(N), f32(b), int32(N), &beta, f32(c), int32(N))
+			return cublas.Sgemm(h, cublas.OpN, cublas.OpN, int32(N), int32(N), int32(N), ffi.Host(&alpha), f32(a), int32(N), f32(b), int32(N), ffi.Host(&beta), f32(c), int32(N))
 		}
 		flops := 2 * float64(N) * float64(N) * float64(N)
 		for _, g := range []struct {

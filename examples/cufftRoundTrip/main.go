@@ -18,6 +18,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cufft"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 const (
@@ -61,7 +62,9 @@ func main() {
 			return err
 		}
 		defer cufft.Destroy(plan)
-		ptr := func(b *cuda.Buffer[cufft.Complex]) *cufft.Complex { return (*cufft.Complex)(b.Ptr().Pointer()) }
+		ptr := func(b *cuda.Buffer[cufft.Complex]) ffi.DevicePtr[cufft.Complex] {
+			return ffi.DevicePtr[cufft.Complex](b.Ptr())
+		}
 		ms, err := sample.Timed(*reps, func() error {
 			if err := cufft.ExecC2C(plan, ptr(in), ptr(freq), cufft.Forward); err != nil {
 				return err

@@ -18,6 +18,7 @@ import (
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/curand"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 func main() {
@@ -49,7 +50,7 @@ func main() {
 		if err := curand.SetPseudoRandomGeneratorSeed(gen, 1234); err != nil {
 			return err
 		}
-		out := (*float32)(buf.Ptr().Pointer())
+		out := ffi.Device(ffi.DevicePtr[float32](buf.Ptr()))
 		ms, err := sample.Timed(*reps, func() error {
 			return curand.GenerateNormal(gen, out, uint64(N), 0, 1)
 		})

@@ -190,7 +190,7 @@ func GetCudartVersion() uint64 {
 }
 
 // SetWorkspace calls [cublas.SetWorkspace].
-func SetWorkspace(handle cublas.Handle, workspace unsafe.Pointer, workspaceSizeInBytes uint64) error {
+func SetWorkspace(handle cublas.Handle, workspace ffi.DeviceAddr, workspaceSizeInBytes uint64) error {
 	return cublas.SetWorkspace(handle, workspace, workspaceSizeInBytes)
 }
 
@@ -300,7 +300,7 @@ func GetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle) (*int32
 }
 
 // SetFixedPointEmulationMantissaBitCountPointer calls [cublas.SetFixedPointEmulationMantissaBitCountPointer].
-func SetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle, mantissaBitCount *int32) error {
+func SetFixedPointEmulationMantissaBitCountPointer(handle cublas.Handle, mantissaBitCount ffi.DevicePtr[int32]) error {
 	return cublas.SetFixedPointEmulationMantissaBitCountPointer(handle, mantissaBitCount)
 }
 
@@ -330,82 +330,82 @@ func GetLoggerCallback() (cublas.LogCallback, error) {
 }
 
 // SetVector calls [cublas.SetVector].
-func SetVector(n int32, elemSize int32, x unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32) error {
+func SetVector(n int32, elemSize int32, x unsafe.Pointer, incx int32, devicePtr ffi.DeviceAddr, incy int32) error {
 	return cublas.SetVector(n, elemSize, x, incx, devicePtr, incy)
 }
 
 // SetVector64 calls [cublas.SetVector64].
-func SetVector64(n int64, elemSize int64, x unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64) error {
+func SetVector64(n int64, elemSize int64, x unsafe.Pointer, incx int64, devicePtr ffi.DeviceAddr, incy int64) error {
 	return cublas.SetVector64(n, elemSize, x, incx, devicePtr, incy)
 }
 
 // GetVector calls [cublas.GetVector].
-func GetVector(n int32, elemSize int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func GetVector(n int32, elemSize int32, x ffi.DeviceAddr, incx int32, y unsafe.Pointer, incy int32) error {
 	return cublas.GetVector(n, elemSize, x, incx, y, incy)
 }
 
 // GetVector64 calls [cublas.GetVector64].
-func GetVector64(n int64, elemSize int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
+func GetVector64(n int64, elemSize int64, x ffi.DeviceAddr, incx int64, y unsafe.Pointer, incy int64) error {
 	return cublas.GetVector64(n, elemSize, x, incx, y, incy)
 }
 
 // SetMatrix calls [cublas.SetMatrix].
-func SetMatrix(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func SetMatrix(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b ffi.DeviceAddr, ldb int32) error {
 	return cublas.SetMatrix(rows, cols, elemSize, a, lda, b, ldb)
 }
 
 // SetMatrix64 calls [cublas.SetMatrix64].
-func SetMatrix64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
+func SetMatrix64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b ffi.DeviceAddr, ldb int64) error {
 	return cublas.SetMatrix64(rows, cols, elemSize, a, lda, b, ldb)
 }
 
 // GetMatrix calls [cublas.GetMatrix].
-func GetMatrix(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func GetMatrix(rows int32, cols int32, elemSize int32, a ffi.DeviceAddr, lda int32, b unsafe.Pointer, ldb int32) error {
 	return cublas.GetMatrix(rows, cols, elemSize, a, lda, b, ldb)
 }
 
 // GetMatrix64 calls [cublas.GetMatrix64].
-func GetMatrix64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
+func GetMatrix64(rows int64, cols int64, elemSize int64, a ffi.DeviceAddr, lda int64, b unsafe.Pointer, ldb int64) error {
 	return cublas.GetMatrix64(rows, cols, elemSize, a, lda, b, ldb)
 }
 
 // SetVectorAsync calls [cublas.SetVectorAsync].
-func SetVectorAsync(n int32, elemSize int32, hostPtr unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
+func SetVectorAsync(n int32, elemSize int32, hostPtr unsafe.Pointer, incx int32, devicePtr ffi.DeviceAddr, incy int32, stream cudart.Stream) error {
 	return cublas.SetVectorAsync(n, elemSize, hostPtr, incx, devicePtr, incy, stream)
 }
 
 // SetVectorAsync64 calls [cublas.SetVectorAsync64].
-func SetVectorAsync64(n int64, elemSize int64, hostPtr unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
+func SetVectorAsync64(n int64, elemSize int64, hostPtr unsafe.Pointer, incx int64, devicePtr ffi.DeviceAddr, incy int64, stream cudart.Stream) error {
 	return cublas.SetVectorAsync64(n, elemSize, hostPtr, incx, devicePtr, incy, stream)
 }
 
 // GetVectorAsync calls [cublas.GetVectorAsync].
-func GetVectorAsync(n int32, elemSize int32, devicePtr unsafe.Pointer, incx int32, hostPtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
+func GetVectorAsync(n int32, elemSize int32, devicePtr ffi.DeviceAddr, incx int32, hostPtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
 	return cublas.GetVectorAsync(n, elemSize, devicePtr, incx, hostPtr, incy, stream)
 }
 
 // GetVectorAsync64 calls [cublas.GetVectorAsync64].
-func GetVectorAsync64(n int64, elemSize int64, devicePtr unsafe.Pointer, incx int64, hostPtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
+func GetVectorAsync64(n int64, elemSize int64, devicePtr ffi.DeviceAddr, incx int64, hostPtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
 	return cublas.GetVectorAsync64(n, elemSize, devicePtr, incx, hostPtr, incy, stream)
 }
 
 // SetMatrixAsync calls [cublas.SetMatrixAsync].
-func SetMatrixAsync(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
+func SetMatrixAsync(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b ffi.DeviceAddr, ldb int32, stream cudart.Stream) error {
 	return cublas.SetMatrixAsync(rows, cols, elemSize, a, lda, b, ldb, stream)
 }
 
 // SetMatrixAsync64 calls [cublas.SetMatrixAsync64].
-func SetMatrixAsync64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
+func SetMatrixAsync64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b ffi.DeviceAddr, ldb int64, stream cudart.Stream) error {
 	return cublas.SetMatrixAsync64(rows, cols, elemSize, a, lda, b, ldb, stream)
 }
 
 // GetMatrixAsync calls [cublas.GetMatrixAsync].
-func GetMatrixAsync(rows int32, cols int32, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
+func GetMatrixAsync(rows int32, cols int32, elemSize int32, a ffi.DeviceAddr, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
 	return cublas.GetMatrixAsync(rows, cols, elemSize, a, lda, b, ldb, stream)
 }
 
 // GetMatrixAsync64 calls [cublas.GetMatrixAsync64].
-func GetMatrixAsync64(rows int64, cols int64, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
+func GetMatrixAsync64(rows int64, cols int64, elemSize int64, a ffi.DeviceAddr, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
 	return cublas.GetMatrixAsync64(rows, cols, elemSize, a, lda, b, ldb, stream)
 }
 
@@ -415,2337 +415,2337 @@ func Xerbla(srName string, info int32) {
 }
 
 // Nrm2Ex calls [cublas.Nrm2Ex].
-func Nrm2Ex(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func Nrm2Ex(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.Nrm2Ex(handle, n, x, xType, incx, result, resultType, executionType)
 }
 
 // Nrm2Ex64 calls [cublas.Nrm2Ex64].
-func Nrm2Ex64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func Nrm2Ex64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.Nrm2Ex64(handle, n, x, xType, incx, result, resultType, executionType)
 }
 
 // Snrm2 calls [cublas.Snrm2].
-func Snrm2(handle cublas.Handle, n int32, x *float32, incx int32, result *float32) error {
+func Snrm2(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[float32]) error {
 	return cublas.Snrm2(handle, n, x, incx, result)
 }
 
 // Snrm264 calls [cublas.Snrm264].
-func Snrm264(handle cublas.Handle, n int64, x *float32, incx int64, result *float32) error {
+func Snrm264(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[float32]) error {
 	return cublas.Snrm264(handle, n, x, incx, result)
 }
 
 // Dnrm2 calls [cublas.Dnrm2].
-func Dnrm2(handle cublas.Handle, n int32, x *float64, incx int32, result *float64) error {
+func Dnrm2(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dnrm2(handle, n, x, incx, result)
 }
 
 // Dnrm264 calls [cublas.Dnrm264].
-func Dnrm264(handle cublas.Handle, n int64, x *float64, incx int64, result *float64) error {
+func Dnrm264(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dnrm264(handle, n, x, incx, result)
 }
 
 // Scnrm2 calls [cublas.Scnrm2].
-func Scnrm2(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
+func Scnrm2(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[float32]) error {
 	return cublas.Scnrm2(handle, n, x, incx, result)
 }
 
 // Scnrm264 calls [cublas.Scnrm264].
-func Scnrm264(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+func Scnrm264(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[float32]) error {
 	return cublas.Scnrm264(handle, n, x, incx, result)
 }
 
 // Dznrm2 calls [cublas.Dznrm2].
-func Dznrm2(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
+func Dznrm2(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dznrm2(handle, n, x, incx, result)
 }
 
 // Dznrm264 calls [cublas.Dznrm264].
-func Dznrm264(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+func Dznrm264(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dznrm264(handle, n, x, incx, result)
 }
 
 // DotEx calls [cublas.DotEx].
-func DotEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func DotEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.DotEx(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)
 }
 
 // DotEx64 calls [cublas.DotEx64].
-func DotEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func DotEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.DotEx64(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)
 }
 
 // DotcEx calls [cublas.DotcEx].
-func DotcEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func DotcEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.DotcEx(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)
 }
 
 // DotcEx64 calls [cublas.DotcEx64].
-func DotcEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType cudart.DataType, executionType cudart.DataType) error {
+func DotcEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executionType cudart.DataType) error {
 	return cublas.DotcEx64(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)
 }
 
 // Sdot calls [cublas.Sdot].
-func Sdot(handle cublas.Handle, n int32, x *float32, incx int32, y *float32, incy int32, result *float32) error {
+func Sdot(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, result ffi.HostOrDevice[float32]) error {
 	return cublas.Sdot(handle, n, x, incx, y, incy, result)
 }
 
 // Sdot64 calls [cublas.Sdot64].
-func Sdot64(handle cublas.Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
+func Sdot64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, result ffi.HostOrDevice[float32]) error {
 	return cublas.Sdot64(handle, n, x, incx, y, incy, result)
 }
 
 // Ddot calls [cublas.Ddot].
-func Ddot(handle cublas.Handle, n int32, x *float64, incx int32, y *float64, incy int32, result *float64) error {
+func Ddot(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, result ffi.HostOrDevice[float64]) error {
 	return cublas.Ddot(handle, n, x, incx, y, incy, result)
 }
 
 // Ddot64 calls [cublas.Ddot64].
-func Ddot64(handle cublas.Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
+func Ddot64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, result ffi.HostOrDevice[float64]) error {
 	return cublas.Ddot64(handle, n, x, incx, y, incy, result)
 }
 
 // Cdotu calls [cublas.Cdotu].
-func Cdotu(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
+func Cdotu(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, result ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Cdotu(handle, n, x, incx, y, incy, result)
 }
 
 // Cdotu64 calls [cublas.Cdotu64].
-func Cdotu64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+func Cdotu64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, result ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Cdotu64(handle, n, x, incx, y, incy, result)
 }
 
 // Cdotc calls [cublas.Cdotc].
-func Cdotc(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
+func Cdotc(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, result ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Cdotc(handle, n, x, incx, y, incy, result)
 }
 
 // Cdotc64 calls [cublas.Cdotc64].
-func Cdotc64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+func Cdotc64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, result ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Cdotc64(handle, n, x, incx, y, incy, result)
 }
 
 // Zdotu calls [cublas.Zdotu].
-func Zdotu(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
+func Zdotu(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zdotu(handle, n, x, incx, y, incy, result)
 }
 
 // Zdotu64 calls [cublas.Zdotu64].
-func Zdotu64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+func Zdotu64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zdotu64(handle, n, x, incx, y, incy, result)
 }
 
 // Zdotc calls [cublas.Zdotc].
-func Zdotc(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
+func Zdotc(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zdotc(handle, n, x, incx, y, incy, result)
 }
 
 // Zdotc64 calls [cublas.Zdotc64].
-func Zdotc64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+func Zdotc64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zdotc64(handle, n, x, incx, y, incy, result)
 }
 
 // ScalEx calls [cublas.ScalEx].
-func ScalEx(handle cublas.Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, executionType cudart.DataType) error {
+func ScalEx(handle cublas.Handle, n int32, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int32, executionType cudart.DataType) error {
 	return cublas.ScalEx(handle, n, alpha, alphaType, x, xType, incx, executionType)
 }
 
 // ScalEx64 calls [cublas.ScalEx64].
-func ScalEx64(handle cublas.Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, executionType cudart.DataType) error {
+func ScalEx64(handle cublas.Handle, n int64, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int64, executionType cudart.DataType) error {
 	return cublas.ScalEx64(handle, n, alpha, alphaType, x, xType, incx, executionType)
 }
 
 // Sscal calls [cublas.Sscal].
-func Sscal(handle cublas.Handle, n int32, alpha *float32, x *float32, incx int32) error {
+func Sscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Sscal(handle, n, alpha, x, incx)
 }
 
 // Sscal64 calls [cublas.Sscal64].
-func Sscal64(handle cublas.Handle, n int64, alpha *float32, x *float32, incx int64) error {
+func Sscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Sscal64(handle, n, alpha, x, incx)
 }
 
 // Dscal calls [cublas.Dscal].
-func Dscal(handle cublas.Handle, n int32, alpha *float64, x *float64, incx int32) error {
+func Dscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dscal(handle, n, alpha, x, incx)
 }
 
 // Dscal64 calls [cublas.Dscal64].
-func Dscal64(handle cublas.Handle, n int64, alpha *float64, x *float64, incx int64) error {
+func Dscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dscal64(handle, n, alpha, x, incx)
 }
 
 // Cscal calls [cublas.Cscal].
-func Cscal(handle cublas.Handle, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32) error {
+func Cscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Cscal(handle, n, alpha, x, incx)
 }
 
 // Cscal64 calls [cublas.Cscal64].
-func Cscal64(handle cublas.Handle, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64) error {
+func Cscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Cscal64(handle, n, alpha, x, incx)
 }
 
 // Csscal calls [cublas.Csscal].
-func Csscal(handle cublas.Handle, n int32, alpha *float32, x *cudart.Complex, incx int32) error {
+func Csscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Csscal(handle, n, alpha, x, incx)
 }
 
 // Csscal64 calls [cublas.Csscal64].
-func Csscal64(handle cublas.Handle, n int64, alpha *float32, x *cudart.Complex, incx int64) error {
+func Csscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Csscal64(handle, n, alpha, x, incx)
 }
 
 // Zscal calls [cublas.Zscal].
-func Zscal(handle cublas.Handle, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32) error {
+func Zscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Zscal(handle, n, alpha, x, incx)
 }
 
 // Zscal64 calls [cublas.Zscal64].
-func Zscal64(handle cublas.Handle, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64) error {
+func Zscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Zscal64(handle, n, alpha, x, incx)
 }
 
 // Zdscal calls [cublas.Zdscal].
-func Zdscal(handle cublas.Handle, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32) error {
+func Zdscal(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Zdscal(handle, n, alpha, x, incx)
 }
 
 // Zdscal64 calls [cublas.Zdscal64].
-func Zdscal64(handle cublas.Handle, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64) error {
+func Zdscal64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Zdscal64(handle, n, alpha, x, incx)
 }
 
 // AxpyEx calls [cublas.AxpyEx].
-func AxpyEx(handle cublas.Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, executiontype cudart.DataType) error {
+func AxpyEx(handle cublas.Handle, n int32, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, executiontype cudart.DataType) error {
 	return cublas.AxpyEx(handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype)
 }
 
 // AxpyEx64 calls [cublas.AxpyEx64].
-func AxpyEx64(handle cublas.Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, executiontype cudart.DataType) error {
+func AxpyEx64(handle cublas.Handle, n int64, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, executiontype cudart.DataType) error {
 	return cublas.AxpyEx64(handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype)
 }
 
 // Saxpy calls [cublas.Saxpy].
-func Saxpy(handle cublas.Handle, n int32, alpha *float32, x *float32, incx int32, y *float32, incy int32) error {
+func Saxpy(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Saxpy(handle, n, alpha, x, incx, y, incy)
 }
 
 // Saxpy64 calls [cublas.Saxpy64].
-func Saxpy64(handle cublas.Handle, n int64, alpha *float32, x *float32, incx int64, y *float32, incy int64) error {
+func Saxpy64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Saxpy64(handle, n, alpha, x, incx, y, incy)
 }
 
 // Daxpy calls [cublas.Daxpy].
-func Daxpy(handle cublas.Handle, n int32, alpha *float64, x *float64, incx int32, y *float64, incy int32) error {
+func Daxpy(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Daxpy(handle, n, alpha, x, incx, y, incy)
 }
 
 // Daxpy64 calls [cublas.Daxpy64].
-func Daxpy64(handle cublas.Handle, n int64, alpha *float64, x *float64, incx int64, y *float64, incy int64) error {
+func Daxpy64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Daxpy64(handle, n, alpha, x, incx, y, incy)
 }
 
 // Caxpy calls [cublas.Caxpy].
-func Caxpy(handle cublas.Handle, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Caxpy(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Caxpy(handle, n, alpha, x, incx, y, incy)
 }
 
 // Caxpy64 calls [cublas.Caxpy64].
-func Caxpy64(handle cublas.Handle, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Caxpy64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Caxpy64(handle, n, alpha, x, incx, y, incy)
 }
 
 // Zaxpy calls [cublas.Zaxpy].
-func Zaxpy(handle cublas.Handle, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zaxpy(handle cublas.Handle, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zaxpy(handle, n, alpha, x, incx, y, incy)
 }
 
 // Zaxpy64 calls [cublas.Zaxpy64].
-func Zaxpy64(handle cublas.Handle, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zaxpy64(handle cublas.Handle, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zaxpy64(handle, n, alpha, x, incx, y, incy)
 }
 
 // CopyEx calls [cublas.CopyEx].
-func CopyEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
+func CopyEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32) error {
 	return cublas.CopyEx(handle, n, x, xType, incx, y, yType, incy)
 }
 
 // CopyEx64 calls [cublas.CopyEx64].
-func CopyEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
+func CopyEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64) error {
 	return cublas.CopyEx64(handle, n, x, xType, incx, y, yType, incy)
 }
 
 // Scopy calls [cublas.Scopy].
-func Scopy(handle cublas.Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
+func Scopy(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Scopy(handle, n, x, incx, y, incy)
 }
 
 // Scopy64 calls [cublas.Scopy64].
-func Scopy64(handle cublas.Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+func Scopy64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Scopy64(handle, n, x, incx, y, incy)
 }
 
 // Dcopy calls [cublas.Dcopy].
-func Dcopy(handle cublas.Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
+func Dcopy(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dcopy(handle, n, x, incx, y, incy)
 }
 
 // Dcopy64 calls [cublas.Dcopy64].
-func Dcopy64(handle cublas.Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+func Dcopy64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dcopy64(handle, n, x, incx, y, incy)
 }
 
 // Ccopy calls [cublas.Ccopy].
-func Ccopy(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Ccopy(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Ccopy(handle, n, x, incx, y, incy)
 }
 
 // Ccopy64 calls [cublas.Ccopy64].
-func Ccopy64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Ccopy64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Ccopy64(handle, n, x, incx, y, incy)
 }
 
 // Zcopy calls [cublas.Zcopy].
-func Zcopy(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zcopy(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zcopy(handle, n, x, incx, y, incy)
 }
 
 // Zcopy64 calls [cublas.Zcopy64].
-func Zcopy64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zcopy64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zcopy64(handle, n, x, incx, y, incy)
 }
 
 // Sswap calls [cublas.Sswap].
-func Sswap(handle cublas.Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
+func Sswap(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Sswap(handle, n, x, incx, y, incy)
 }
 
 // Sswap64 calls [cublas.Sswap64].
-func Sswap64(handle cublas.Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+func Sswap64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Sswap64(handle, n, x, incx, y, incy)
 }
 
 // Dswap calls [cublas.Dswap].
-func Dswap(handle cublas.Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
+func Dswap(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dswap(handle, n, x, incx, y, incy)
 }
 
 // Dswap64 calls [cublas.Dswap64].
-func Dswap64(handle cublas.Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+func Dswap64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dswap64(handle, n, x, incx, y, incy)
 }
 
 // Cswap calls [cublas.Cswap].
-func Cswap(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Cswap(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Cswap(handle, n, x, incx, y, incy)
 }
 
 // Cswap64 calls [cublas.Cswap64].
-func Cswap64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Cswap64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Cswap64(handle, n, x, incx, y, incy)
 }
 
 // Zswap calls [cublas.Zswap].
-func Zswap(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zswap(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zswap(handle, n, x, incx, y, incy)
 }
 
 // Zswap64 calls [cublas.Zswap64].
-func Zswap64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zswap64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zswap64(handle, n, x, incx, y, incy)
 }
 
 // SwapEx calls [cublas.SwapEx].
-func SwapEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
+func SwapEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32) error {
 	return cublas.SwapEx(handle, n, x, xType, incx, y, yType, incy)
 }
 
 // SwapEx64 calls [cublas.SwapEx64].
-func SwapEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
+func SwapEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64) error {
 	return cublas.SwapEx64(handle, n, x, xType, incx, y, yType, incy)
 }
 
 // Isamax calls [cublas.Isamax].
-func Isamax(handle cublas.Handle, n int32, x *float32, incx int32, result *int32) error {
+func Isamax(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Isamax(handle, n, x, incx, result)
 }
 
 // Isamax64 calls [cublas.Isamax64].
-func Isamax64(handle cublas.Handle, n int64, x *float32, incx int64, result *int64) error {
+func Isamax64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Isamax64(handle, n, x, incx, result)
 }
 
 // Idamax calls [cublas.Idamax].
-func Idamax(handle cublas.Handle, n int32, x *float64, incx int32, result *int32) error {
+func Idamax(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Idamax(handle, n, x, incx, result)
 }
 
 // Idamax64 calls [cublas.Idamax64].
-func Idamax64(handle cublas.Handle, n int64, x *float64, incx int64, result *int64) error {
+func Idamax64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Idamax64(handle, n, x, incx, result)
 }
 
 // Icamax calls [cublas.Icamax].
-func Icamax(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
+func Icamax(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Icamax(handle, n, x, incx, result)
 }
 
 // Icamax64 calls [cublas.Icamax64].
-func Icamax64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+func Icamax64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Icamax64(handle, n, x, incx, result)
 }
 
 // Izamax calls [cublas.Izamax].
-func Izamax(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
+func Izamax(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Izamax(handle, n, x, incx, result)
 }
 
 // Izamax64 calls [cublas.Izamax64].
-func Izamax64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+func Izamax64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Izamax64(handle, n, x, incx, result)
 }
 
 // IamaxEx calls [cublas.IamaxEx].
-func IamaxEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
+func IamaxEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.IamaxEx(handle, n, x, xType, incx, result)
 }
 
 // IamaxEx64 calls [cublas.IamaxEx64].
-func IamaxEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
+func IamaxEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.IamaxEx64(handle, n, x, xType, incx, result)
 }
 
 // Isamin calls [cublas.Isamin].
-func Isamin(handle cublas.Handle, n int32, x *float32, incx int32, result *int32) error {
+func Isamin(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Isamin(handle, n, x, incx, result)
 }
 
 // Isamin64 calls [cublas.Isamin64].
-func Isamin64(handle cublas.Handle, n int64, x *float32, incx int64, result *int64) error {
+func Isamin64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Isamin64(handle, n, x, incx, result)
 }
 
 // Idamin calls [cublas.Idamin].
-func Idamin(handle cublas.Handle, n int32, x *float64, incx int32, result *int32) error {
+func Idamin(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Idamin(handle, n, x, incx, result)
 }
 
 // Idamin64 calls [cublas.Idamin64].
-func Idamin64(handle cublas.Handle, n int64, x *float64, incx int64, result *int64) error {
+func Idamin64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Idamin64(handle, n, x, incx, result)
 }
 
 // Icamin calls [cublas.Icamin].
-func Icamin(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
+func Icamin(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Icamin(handle, n, x, incx, result)
 }
 
 // Icamin64 calls [cublas.Icamin64].
-func Icamin64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+func Icamin64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Icamin64(handle, n, x, incx, result)
 }
 
 // Izamin calls [cublas.Izamin].
-func Izamin(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
+func Izamin(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.Izamin(handle, n, x, incx, result)
 }
 
 // Izamin64 calls [cublas.Izamin64].
-func Izamin64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+func Izamin64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.Izamin64(handle, n, x, incx, result)
 }
 
 // IaminEx calls [cublas.IaminEx].
-func IaminEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
+func IaminEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDevice[int32]) error {
 	return cublas.IaminEx(handle, n, x, xType, incx, result)
 }
 
 // IaminEx64 calls [cublas.IaminEx64].
-func IaminEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
+func IaminEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDevice[int64]) error {
 	return cublas.IaminEx64(handle, n, x, xType, incx, result)
 }
 
 // AsumEx calls [cublas.AsumEx].
-func AsumEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType cudart.DataType, executiontype cudart.DataType) error {
+func AsumEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.AsumEx(handle, n, x, xType, incx, result, resultType, executiontype)
 }
 
 // AsumEx64 calls [cublas.AsumEx64].
-func AsumEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType cudart.DataType, executiontype cudart.DataType) error {
+func AsumEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDeviceAddr, resultType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.AsumEx64(handle, n, x, xType, incx, result, resultType, executiontype)
 }
 
 // Sasum calls [cublas.Sasum].
-func Sasum(handle cublas.Handle, n int32, x *float32, incx int32, result *float32) error {
+func Sasum(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[float32]) error {
 	return cublas.Sasum(handle, n, x, incx, result)
 }
 
 // Sasum64 calls [cublas.Sasum64].
-func Sasum64(handle cublas.Handle, n int64, x *float32, incx int64, result *float32) error {
+func Sasum64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[float32]) error {
 	return cublas.Sasum64(handle, n, x, incx, result)
 }
 
 // Dasum calls [cublas.Dasum].
-func Dasum(handle cublas.Handle, n int32, x *float64, incx int32, result *float64) error {
+func Dasum(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dasum(handle, n, x, incx, result)
 }
 
 // Dasum64 calls [cublas.Dasum64].
-func Dasum64(handle cublas.Handle, n int64, x *float64, incx int64, result *float64) error {
+func Dasum64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dasum64(handle, n, x, incx, result)
 }
 
 // Scasum calls [cublas.Scasum].
-func Scasum(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
+func Scasum(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[float32]) error {
 	return cublas.Scasum(handle, n, x, incx, result)
 }
 
 // Scasum64 calls [cublas.Scasum64].
-func Scasum64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+func Scasum64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[float32]) error {
 	return cublas.Scasum64(handle, n, x, incx, result)
 }
 
 // Dzasum calls [cublas.Dzasum].
-func Dzasum(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
+func Dzasum(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dzasum(handle, n, x, incx, result)
 }
 
 // Dzasum64 calls [cublas.Dzasum64].
-func Dzasum64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+func Dzasum64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[float64]) error {
 	return cublas.Dzasum64(handle, n, x, incx, result)
 }
 
 // Srot calls [cublas.Srot].
-func Srot(handle cublas.Handle, n int32, x *float32, incx int32, y *float32, incy int32, c *float32, s *float32) error {
+func Srot(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[float32]) error {
 	return cublas.Srot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Srot64 calls [cublas.Srot64].
-func Srot64(handle cublas.Handle, n int64, x *float32, incx int64, y *float32, incy int64, c *float32, s *float32) error {
+func Srot64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[float32]) error {
 	return cublas.Srot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // Drot calls [cublas.Drot].
-func Drot(handle cublas.Handle, n int32, x *float64, incx int32, y *float64, incy int32, c *float64, s *float64) error {
+func Drot(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[float64]) error {
 	return cublas.Drot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Drot64 calls [cublas.Drot64].
-func Drot64(handle cublas.Handle, n int64, x *float64, incx int64, y *float64, incy int64, c *float64, s *float64) error {
+func Drot64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[float64]) error {
 	return cublas.Drot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // Crot calls [cublas.Crot].
-func Crot(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c *float32, s *cudart.Complex) error {
+func Crot(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Crot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Crot64 calls [cublas.Crot64].
-func Crot64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c *float32, s *cudart.Complex) error {
+func Crot64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Crot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // Csrot calls [cublas.Csrot].
-func Csrot(handle cublas.Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c *float32, s *float32) error {
+func Csrot(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[float32]) error {
 	return cublas.Csrot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Csrot64 calls [cublas.Csrot64].
-func Csrot64(handle cublas.Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c *float32, s *float32) error {
+func Csrot64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[float32]) error {
 	return cublas.Csrot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // Zrot calls [cublas.Zrot].
-func Zrot(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c *float64, s *cudart.DoubleComplex) error {
+func Zrot(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zrot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Zrot64 calls [cublas.Zrot64].
-func Zrot64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c *float64, s *cudart.DoubleComplex) error {
+func Zrot64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zrot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // Zdrot calls [cublas.Zdrot].
-func Zdrot(handle cublas.Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c *float64, s *float64) error {
+func Zdrot(handle cublas.Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[float64]) error {
 	return cublas.Zdrot(handle, n, x, incx, y, incy, c, s)
 }
 
 // Zdrot64 calls [cublas.Zdrot64].
-func Zdrot64(handle cublas.Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c *float64, s *float64) error {
+func Zdrot64(handle cublas.Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[float64]) error {
 	return cublas.Zdrot64(handle, n, x, incx, y, incy, c, s)
 }
 
 // RotEx calls [cublas.RotEx].
-func RotEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, c unsafe.Pointer, s unsafe.Pointer, csType cudart.DataType, executiontype cudart.DataType) error {
+func RotEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, c ffi.HostOrDeviceAddr, s ffi.HostOrDeviceAddr, csType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotEx(handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype)
 }
 
 // RotEx64 calls [cublas.RotEx64].
-func RotEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, c unsafe.Pointer, s unsafe.Pointer, csType cudart.DataType, executiontype cudart.DataType) error {
+func RotEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, c ffi.HostOrDeviceAddr, s ffi.HostOrDeviceAddr, csType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotEx64(handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype)
 }
 
 // Srotg calls [cublas.Srotg].
-func Srotg(handle cublas.Handle, a *float32, b *float32, c *float32, s *float32) error {
+func Srotg(handle cublas.Handle, a ffi.HostOrDevice[float32], b ffi.HostOrDevice[float32], c ffi.HostOrDevice[float32], s ffi.HostOrDevice[float32]) error {
 	return cublas.Srotg(handle, a, b, c, s)
 }
 
 // Drotg calls [cublas.Drotg].
-func Drotg(handle cublas.Handle, a *float64, b *float64, c *float64, s *float64) error {
+func Drotg(handle cublas.Handle, a ffi.HostOrDevice[float64], b ffi.HostOrDevice[float64], c ffi.HostOrDevice[float64], s ffi.HostOrDevice[float64]) error {
 	return cublas.Drotg(handle, a, b, c, s)
 }
 
 // Crotg calls [cublas.Crotg].
-func Crotg(handle cublas.Handle, a *cudart.Complex, b *cudart.Complex, c *float32, s *cudart.Complex) error {
+func Crotg(handle cublas.Handle, a ffi.HostOrDevice[cudart.Complex], b ffi.HostOrDevice[cudart.Complex], c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	return cublas.Crotg(handle, a, b, c, s)
 }
 
 // Zrotg calls [cublas.Zrotg].
-func Zrotg(handle cublas.Handle, a *cudart.DoubleComplex, b *cudart.DoubleComplex, c *float64, s *cudart.DoubleComplex) error {
+func Zrotg(handle cublas.Handle, a ffi.HostOrDevice[cudart.DoubleComplex], b ffi.HostOrDevice[cudart.DoubleComplex], c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cublas.Zrotg(handle, a, b, c, s)
 }
 
 // RotgEx calls [cublas.RotgEx].
-func RotgEx(handle cublas.Handle, a unsafe.Pointer, b unsafe.Pointer, abType cudart.DataType, c unsafe.Pointer, s unsafe.Pointer, csType cudart.DataType, executiontype cudart.DataType) error {
+func RotgEx(handle cublas.Handle, a ffi.HostOrDeviceAddr, b ffi.HostOrDeviceAddr, abType cudart.DataType, c ffi.HostOrDeviceAddr, s ffi.HostOrDeviceAddr, csType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotgEx(handle, a, b, abType, c, s, csType, executiontype)
 }
 
 // Srotm calls [cublas.Srotm].
-func Srotm(handle cublas.Handle, n int32, x *float32, incx int32, y *float32, incy int32, param *float32) error {
+func Srotm(handle cublas.Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, param ffi.HostOrDevice[float32]) error {
 	return cublas.Srotm(handle, n, x, incx, y, incy, param)
 }
 
 // Srotm64 calls [cublas.Srotm64].
-func Srotm64(handle cublas.Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
+func Srotm64(handle cublas.Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, param ffi.HostOrDevice[float32]) error {
 	return cublas.Srotm64(handle, n, x, incx, y, incy, param)
 }
 
 // Drotm calls [cublas.Drotm].
-func Drotm(handle cublas.Handle, n int32, x *float64, incx int32, y *float64, incy int32, param *float64) error {
+func Drotm(handle cublas.Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, param ffi.HostOrDevice[float64]) error {
 	return cublas.Drotm(handle, n, x, incx, y, incy, param)
 }
 
 // Drotm64 calls [cublas.Drotm64].
-func Drotm64(handle cublas.Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
+func Drotm64(handle cublas.Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, param ffi.HostOrDevice[float64]) error {
 	return cublas.Drotm64(handle, n, x, incx, y, incy, param)
 }
 
 // RotmEx calls [cublas.RotmEx].
-func RotmEx(handle cublas.Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, param unsafe.Pointer, paramType cudart.DataType, executiontype cudart.DataType) error {
+func RotmEx(handle cublas.Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, param ffi.HostOrDeviceAddr, paramType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotmEx(handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype)
 }
 
 // RotmEx64 calls [cublas.RotmEx64].
-func RotmEx64(handle cublas.Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, param unsafe.Pointer, paramType cudart.DataType, executiontype cudart.DataType) error {
+func RotmEx64(handle cublas.Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, param ffi.HostOrDeviceAddr, paramType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotmEx64(handle, n, x, xType, incx, y, yType, incy, param, paramType, executiontype)
 }
 
 // Srotmg calls [cublas.Srotmg].
-func Srotmg(handle cublas.Handle, d1 *float32, d2 *float32, x1 *float32, y1 *float32, param *float32) error {
+func Srotmg(handle cublas.Handle, d1 ffi.HostOrDevice[float32], d2 ffi.HostOrDevice[float32], x1 ffi.HostOrDevice[float32], y1 ffi.HostOrDevice[float32], param ffi.HostOrDevice[float32]) error {
 	return cublas.Srotmg(handle, d1, d2, x1, y1, param)
 }
 
 // Drotmg calls [cublas.Drotmg].
-func Drotmg(handle cublas.Handle, d1 *float64, d2 *float64, x1 *float64, y1 *float64, param *float64) error {
+func Drotmg(handle cublas.Handle, d1 ffi.HostOrDevice[float64], d2 ffi.HostOrDevice[float64], x1 ffi.HostOrDevice[float64], y1 ffi.HostOrDevice[float64], param ffi.HostOrDevice[float64]) error {
 	return cublas.Drotmg(handle, d1, d2, x1, y1, param)
 }
 
 // RotmgEx calls [cublas.RotmgEx].
-func RotmgEx(handle cublas.Handle, d1 unsafe.Pointer, d1Type cudart.DataType, d2 unsafe.Pointer, d2Type cudart.DataType, x1 unsafe.Pointer, x1Type cudart.DataType, y1 unsafe.Pointer, y1Type cudart.DataType, param unsafe.Pointer, paramType cudart.DataType, executiontype cudart.DataType) error {
+func RotmgEx(handle cublas.Handle, d1 ffi.HostOrDeviceAddr, d1Type cudart.DataType, d2 ffi.HostOrDeviceAddr, d2Type cudart.DataType, x1 ffi.HostOrDeviceAddr, x1Type cudart.DataType, y1 ffi.HostOrDeviceAddr, y1Type cudart.DataType, param ffi.HostOrDeviceAddr, paramType cudart.DataType, executiontype cudart.DataType) error {
 	return cublas.RotmgEx(handle, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype)
 }
 
 // Sgemv calls [cublas.Sgemv].
-func Sgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float32, a *float32, lda int32, x *float32, incx int32, beta *float32, y *float32, incy int32) error {
+func Sgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Sgemv(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Sgemv64 calls [cublas.Sgemv64].
-func Sgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float32, a *float32, lda int64, x *float32, incx int64, beta *float32, y *float32, incy int64) error {
+func Sgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Sgemv64(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dgemv calls [cublas.Dgemv].
-func Dgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float64, a *float64, lda int32, x *float64, incx int32, beta *float64, y *float64, incy int32) error {
+func Dgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dgemv(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dgemv64 calls [cublas.Dgemv64].
-func Dgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float64, a *float64, lda int64, x *float64, incx int64, beta *float64, y *float64, incy int64) error {
+func Dgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dgemv64(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Cgemv calls [cublas.Cgemv].
-func Cgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Cgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Cgemv(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Cgemv64 calls [cublas.Cgemv64].
-func Cgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Cgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Cgemv64(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zgemv calls [cublas.Zgemv].
-func Zgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zgemv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zgemv(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zgemv64 calls [cublas.Zgemv64].
-func Zgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zgemv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zgemv64(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Sgbmv calls [cublas.Sgbmv].
-func Sgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha *float32, a *float32, lda int32, x *float32, incx int32, beta *float32, y *float32, incy int32) error {
+func Sgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Sgbmv(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Sgbmv64 calls [cublas.Sgbmv64].
-func Sgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha *float32, a *float32, lda int64, x *float32, incx int64, beta *float32, y *float32, incy int64) error {
+func Sgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Sgbmv64(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dgbmv calls [cublas.Dgbmv].
-func Dgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha *float64, a *float64, lda int32, x *float64, incx int32, beta *float64, y *float64, incy int32) error {
+func Dgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dgbmv(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dgbmv64 calls [cublas.Dgbmv64].
-func Dgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha *float64, a *float64, lda int64, x *float64, incx int64, beta *float64, y *float64, incy int64) error {
+func Dgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dgbmv64(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Cgbmv calls [cublas.Cgbmv].
-func Cgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Cgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Cgbmv(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Cgbmv64 calls [cublas.Cgbmv64].
-func Cgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Cgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Cgbmv64(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zgbmv calls [cublas.Zgbmv].
-func Zgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zgbmv(handle cublas.Handle, trans cublas.Operation, m int32, n int32, kl int32, ku int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zgbmv(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zgbmv64 calls [cublas.Zgbmv64].
-func Zgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zgbmv64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, kl int64, ku int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zgbmv64(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Strmv calls [cublas.Strmv].
-func Strmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
+func Strmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Strmv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Strmv64 calls [cublas.Strmv64].
-func Strmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+func Strmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Strmv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Dtrmv calls [cublas.Dtrmv].
-func Dtrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtrmv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Dtrmv64 calls [cublas.Dtrmv64].
-func Dtrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtrmv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ctrmv calls [cublas.Ctrmv].
-func Ctrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctrmv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ctrmv64 calls [cublas.Ctrmv64].
-func Ctrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctrmv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ztrmv calls [cublas.Ztrmv].
-func Ztrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztrmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztrmv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ztrmv64 calls [cublas.Ztrmv64].
-func Ztrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztrmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztrmv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Stbmv calls [cublas.Stbmv].
-func Stbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *float32, lda int32, x *float32, incx int32) error {
+func Stbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Stbmv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Stbmv64 calls [cublas.Stbmv64].
-func Stbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *float32, lda int64, x *float32, incx int64) error {
+func Stbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Stbmv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Dtbmv calls [cublas.Dtbmv].
-func Dtbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtbmv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Dtbmv64 calls [cublas.Dtbmv64].
-func Dtbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtbmv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ctbmv calls [cublas.Ctbmv].
-func Ctbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctbmv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ctbmv64 calls [cublas.Ctbmv64].
-func Ctbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctbmv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ztbmv calls [cublas.Ztbmv].
-func Ztbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztbmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztbmv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ztbmv64 calls [cublas.Ztbmv64].
-func Ztbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztbmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztbmv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Stpmv calls [cublas.Stpmv].
-func Stpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *float32, x *float32, incx int32) error {
+func Stpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Stpmv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Stpmv64 calls [cublas.Stpmv64].
-func Stpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *float32, x *float32, incx int64) error {
+func Stpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Stpmv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Dtpmv calls [cublas.Dtpmv].
-func Dtpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *float64, x *float64, incx int32) error {
+func Dtpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtpmv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Dtpmv64 calls [cublas.Dtpmv64].
-func Dtpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *float64, x *float64, incx int64) error {
+func Dtpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtpmv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ctpmv calls [cublas.Ctpmv].
-func Ctpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *cudart.Complex, x *cudart.Complex, incx int32) error {
+func Ctpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctpmv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ctpmv64 calls [cublas.Ctpmv64].
-func Ctpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *cudart.Complex, x *cudart.Complex, incx int64) error {
+func Ctpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctpmv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ztpmv calls [cublas.Ztpmv].
-func Ztpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32) error {
+func Ztpmv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztpmv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ztpmv64 calls [cublas.Ztpmv64].
-func Ztpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64) error {
+func Ztpmv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztpmv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Strsv calls [cublas.Strsv].
-func Strsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
+func Strsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Strsv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Strsv64 calls [cublas.Strsv64].
-func Strsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+func Strsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Strsv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Dtrsv calls [cublas.Dtrsv].
-func Dtrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtrsv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Dtrsv64 calls [cublas.Dtrsv64].
-func Dtrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtrsv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ctrsv calls [cublas.Ctrsv].
-func Ctrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctrsv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ctrsv64 calls [cublas.Ctrsv64].
-func Ctrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctrsv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ztrsv calls [cublas.Ztrsv].
-func Ztrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztrsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztrsv(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Ztrsv64 calls [cublas.Ztrsv64].
-func Ztrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztrsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztrsv64(handle, uplo, trans, diag, n, a, lda, x, incx)
 }
 
 // Stpsv calls [cublas.Stpsv].
-func Stpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *float32, x *float32, incx int32) error {
+func Stpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Stpsv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Stpsv64 calls [cublas.Stpsv64].
-func Stpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *float32, x *float32, incx int64) error {
+func Stpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Stpsv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Dtpsv calls [cublas.Dtpsv].
-func Dtpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *float64, x *float64, incx int32) error {
+func Dtpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtpsv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Dtpsv64 calls [cublas.Dtpsv64].
-func Dtpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *float64, x *float64, incx int64) error {
+func Dtpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtpsv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ctpsv calls [cublas.Ctpsv].
-func Ctpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *cudart.Complex, x *cudart.Complex, incx int32) error {
+func Ctpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctpsv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ctpsv64 calls [cublas.Ctpsv64].
-func Ctpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *cudart.Complex, x *cudart.Complex, incx int64) error {
+func Ctpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctpsv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ztpsv calls [cublas.Ztpsv].
-func Ztpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32) error {
+func Ztpsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztpsv(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Ztpsv64 calls [cublas.Ztpsv64].
-func Ztpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64) error {
+func Ztpsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztpsv64(handle, uplo, trans, diag, n, aP, x, incx)
 }
 
 // Stbsv calls [cublas.Stbsv].
-func Stbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *float32, lda int32, x *float32, incx int32) error {
+func Stbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	return cublas.Stbsv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Stbsv64 calls [cublas.Stbsv64].
-func Stbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *float32, lda int64, x *float32, incx int64) error {
+func Stbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	return cublas.Stbsv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Dtbsv calls [cublas.Dtbsv].
-func Dtbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	return cublas.Dtbsv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Dtbsv64 calls [cublas.Dtbsv64].
-func Dtbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	return cublas.Dtbsv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ctbsv calls [cublas.Ctbsv].
-func Ctbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	return cublas.Ctbsv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ctbsv64 calls [cublas.Ctbsv64].
-func Ctbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	return cublas.Ctbsv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ztbsv calls [cublas.Ztbsv].
-func Ztbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztbsv(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	return cublas.Ztbsv(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ztbsv64 calls [cublas.Ztbsv64].
-func Ztbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztbsv64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, n int64, k int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	return cublas.Ztbsv64(handle, uplo, trans, diag, n, k, a, lda, x, incx)
 }
 
 // Ssymv calls [cublas.Ssymv].
-func Ssymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, a *float32, lda int32, x *float32, incx int32, beta *float32, y *float32, incy int32) error {
+func Ssymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Ssymv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Ssymv64 calls [cublas.Ssymv64].
-func Ssymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, a *float32, lda int64, x *float32, incx int64, beta *float32, y *float32, incy int64) error {
+func Ssymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Ssymv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dsymv calls [cublas.Dsymv].
-func Dsymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, a *float64, lda int32, x *float64, incx int32, beta *float64, y *float64, incy int32) error {
+func Dsymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dsymv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dsymv64 calls [cublas.Dsymv64].
-func Dsymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, a *float64, lda int64, x *float64, incx int64, beta *float64, y *float64, incy int64) error {
+func Dsymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dsymv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Csymv calls [cublas.Csymv].
-func Csymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Csymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Csymv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Csymv64 calls [cublas.Csymv64].
-func Csymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Csymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Csymv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zsymv calls [cublas.Zsymv].
-func Zsymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zsymv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zsymv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zsymv64 calls [cublas.Zsymv64].
-func Zsymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zsymv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zsymv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Chemv calls [cublas.Chemv].
-func Chemv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Chemv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Chemv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Chemv64 calls [cublas.Chemv64].
-func Chemv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Chemv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Chemv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zhemv calls [cublas.Zhemv].
-func Zhemv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zhemv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zhemv(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zhemv64 calls [cublas.Zhemv64].
-func Zhemv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zhemv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zhemv64(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Ssbmv calls [cublas.Ssbmv].
-func Ssbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha *float32, a *float32, lda int32, x *float32, incx int32, beta *float32, y *float32, incy int32) error {
+func Ssbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Ssbmv(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Ssbmv64 calls [cublas.Ssbmv64].
-func Ssbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha *float32, a *float32, lda int64, x *float32, incx int64, beta *float32, y *float32, incy int64) error {
+func Ssbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Ssbmv64(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dsbmv calls [cublas.Dsbmv].
-func Dsbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha *float64, a *float64, lda int32, x *float64, incx int32, beta *float64, y *float64, incy int32) error {
+func Dsbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dsbmv(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Dsbmv64 calls [cublas.Dsbmv64].
-func Dsbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha *float64, a *float64, lda int64, x *float64, incx int64, beta *float64, y *float64, incy int64) error {
+func Dsbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dsbmv64(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Chbmv calls [cublas.Chbmv].
-func Chbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Chbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Chbmv(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Chbmv64 calls [cublas.Chbmv64].
-func Chbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Chbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Chbmv64(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zhbmv calls [cublas.Zhbmv].
-func Zhbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zhbmv(handle cublas.Handle, uplo cublas.FillMode, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zhbmv(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Zhbmv64 calls [cublas.Zhbmv64].
-func Zhbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zhbmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zhbmv64(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
 }
 
 // Sspmv calls [cublas.Sspmv].
-func Sspmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, aP *float32, x *float32, incx int32, beta *float32, y *float32, incy int32) error {
+func Sspmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	return cublas.Sspmv(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Sspmv64 calls [cublas.Sspmv64].
-func Sspmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, aP *float32, x *float32, incx int64, beta *float32, y *float32, incy int64) error {
+func Sspmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], aP ffi.DevicePtr[float32], x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	return cublas.Sspmv64(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Dspmv calls [cublas.Dspmv].
-func Dspmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, aP *float64, x *float64, incx int32, beta *float64, y *float64, incy int32) error {
+func Dspmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	return cublas.Dspmv(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Dspmv64 calls [cublas.Dspmv64].
-func Dspmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, aP *float64, x *float64, incx int64, beta *float64, y *float64, incy int64) error {
+func Dspmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], aP ffi.DevicePtr[float64], x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	return cublas.Dspmv64(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Chpmv calls [cublas.Chpmv].
-func Chpmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, aP *cudart.Complex, x *cudart.Complex, incx int32, beta *cudart.Complex, y *cudart.Complex, incy int32) error {
+func Chpmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	return cublas.Chpmv(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Chpmv64 calls [cublas.Chpmv64].
-func Chpmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, aP *cudart.Complex, x *cudart.Complex, incx int64, beta *cudart.Complex, y *cudart.Complex, incy int64) error {
+func Chpmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], aP ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	return cublas.Chpmv64(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Zhpmv calls [cublas.Zhpmv].
-func Zhpmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32) error {
+func Zhpmv(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	return cublas.Zhpmv(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Zhpmv64 calls [cublas.Zhpmv64].
-func Zhpmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, aP *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64) error {
+func Zhpmv64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aP ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	return cublas.Zhpmv64(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
 }
 
 // Sger calls [cublas.Sger].
-func Sger(handle cublas.Handle, m int32, n int32, alpha *float32, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
+func Sger(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, a ffi.DevicePtr[float32], lda int32) error {
 	return cublas.Sger(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Sger64 calls [cublas.Sger64].
-func Sger64(handle cublas.Handle, m int64, n int64, alpha *float32, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+func Sger64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, a ffi.DevicePtr[float32], lda int64) error {
 	return cublas.Sger64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Dger calls [cublas.Dger].
-func Dger(handle cublas.Handle, m int32, n int32, alpha *float64, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
+func Dger(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, a ffi.DevicePtr[float64], lda int32) error {
 	return cublas.Dger(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Dger64 calls [cublas.Dger64].
-func Dger64(handle cublas.Handle, m int64, n int64, alpha *float64, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+func Dger64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, a ffi.DevicePtr[float64], lda int64) error {
 	return cublas.Dger64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cgeru calls [cublas.Cgeru].
-func Cgeru(handle cublas.Handle, m int32, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cgeru(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Cgeru(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cgeru64 calls [cublas.Cgeru64].
-func Cgeru64(handle cublas.Handle, m int64, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cgeru64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Cgeru64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cgerc calls [cublas.Cgerc].
-func Cgerc(handle cublas.Handle, m int32, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cgerc(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Cgerc(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cgerc64 calls [cublas.Cgerc64].
-func Cgerc64(handle cublas.Handle, m int64, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cgerc64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Cgerc64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zgeru calls [cublas.Zgeru].
-func Zgeru(handle cublas.Handle, m int32, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zgeru(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zgeru(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zgeru64 calls [cublas.Zgeru64].
-func Zgeru64(handle cublas.Handle, m int64, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zgeru64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zgeru64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zgerc calls [cublas.Zgerc].
-func Zgerc(handle cublas.Handle, m int32, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zgerc(handle cublas.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zgerc(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zgerc64 calls [cublas.Zgerc64].
-func Zgerc64(handle cublas.Handle, m int64, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zgerc64(handle cublas.Handle, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zgerc64(handle, m, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Ssyr calls [cublas.Ssyr].
-func Ssyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *float32, incx int32, a *float32, lda int32) error {
+func Ssyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, a ffi.DevicePtr[float32], lda int32) error {
 	return cublas.Ssyr(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Ssyr64 calls [cublas.Ssyr64].
-func Ssyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *float32, incx int64, a *float32, lda int64) error {
+func Ssyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, a ffi.DevicePtr[float32], lda int64) error {
 	return cublas.Ssyr64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Dsyr calls [cublas.Dsyr].
-func Dsyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *float64, incx int32, a *float64, lda int32) error {
+func Dsyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, a ffi.DevicePtr[float64], lda int32) error {
 	return cublas.Dsyr(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Dsyr64 calls [cublas.Dsyr64].
-func Dsyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *float64, incx int64, a *float64, lda int64) error {
+func Dsyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, a ffi.DevicePtr[float64], lda int64) error {
 	return cublas.Dsyr64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Csyr calls [cublas.Csyr].
-func Csyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
+func Csyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Csyr(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Csyr64 calls [cublas.Csyr64].
-func Csyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+func Csyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Csyr64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Zsyr calls [cublas.Zsyr].
-func Zsyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
+func Zsyr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zsyr(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Zsyr64 calls [cublas.Zsyr64].
-func Zsyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+func Zsyr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zsyr64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Cher calls [cublas.Cher].
-func Cher(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
+func Cher(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Cher(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Cher64 calls [cublas.Cher64].
-func Cher64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+func Cher64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Cher64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Zher calls [cublas.Zher].
-func Zher(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
+func Zher(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zher(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Zher64 calls [cublas.Zher64].
-func Zher64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+func Zher64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zher64(handle, uplo, n, alpha, x, incx, a, lda)
 }
 
 // Sspr calls [cublas.Sspr].
-func Sspr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *float32, incx int32, aP *float32) error {
+func Sspr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, aP ffi.DevicePtr[float32]) error {
 	return cublas.Sspr(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Sspr64 calls [cublas.Sspr64].
-func Sspr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *float32, incx int64, aP *float32) error {
+func Sspr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, aP ffi.DevicePtr[float32]) error {
 	return cublas.Sspr64(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Dspr calls [cublas.Dspr].
-func Dspr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *float64, incx int32, aP *float64) error {
+func Dspr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, aP ffi.DevicePtr[float64]) error {
 	return cublas.Dspr(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Dspr64 calls [cublas.Dspr64].
-func Dspr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *float64, incx int64, aP *float64) error {
+func Dspr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, aP ffi.DevicePtr[float64]) error {
 	return cublas.Dspr64(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Chpr calls [cublas.Chpr].
-func Chpr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, aP *cudart.Complex) error {
+func Chpr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	return cublas.Chpr(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Chpr64 calls [cublas.Chpr64].
-func Chpr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, aP *cudart.Complex) error {
+func Chpr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64, aP ffi.DevicePtr[cudart.Complex]) error {
 	return cublas.Chpr64(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Zhpr calls [cublas.Zhpr].
-func Zhpr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, aP *cudart.DoubleComplex) error {
+func Zhpr(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cublas.Zhpr(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Zhpr64 calls [cublas.Zhpr64].
-func Zhpr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, aP *cudart.DoubleComplex) error {
+func Zhpr64(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cublas.Zhpr64(handle, uplo, n, alpha, x, incx, aP)
 }
 
 // Ssyr2 calls [cublas.Ssyr2].
-func Ssyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
+func Ssyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, a ffi.DevicePtr[float32], lda int32) error {
 	return cublas.Ssyr2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Ssyr264 calls [cublas.Ssyr264].
-func Ssyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+func Ssyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, a ffi.DevicePtr[float32], lda int64) error {
 	return cublas.Ssyr264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Dsyr2 calls [cublas.Dsyr2].
-func Dsyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
+func Dsyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, a ffi.DevicePtr[float64], lda int32) error {
 	return cublas.Dsyr2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Dsyr264 calls [cublas.Dsyr264].
-func Dsyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+func Dsyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, a ffi.DevicePtr[float64], lda int64) error {
 	return cublas.Dsyr264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Csyr2 calls [cublas.Csyr2].
-func Csyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Csyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Csyr2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Csyr264 calls [cublas.Csyr264].
-func Csyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Csyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Csyr264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zsyr2 calls [cublas.Zsyr2].
-func Zsyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zsyr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zsyr2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zsyr264 calls [cublas.Zsyr264].
-func Zsyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zsyr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zsyr264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cher2 calls [cublas.Cher2].
-func Cher2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cher2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Cher2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Cher264 calls [cublas.Cher264].
-func Cher264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cher264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	return cublas.Cher264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zher2 calls [cublas.Zher2].
-func Zher2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zher2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Zher2(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Zher264 calls [cublas.Zher264].
-func Zher264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zher264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	return cublas.Zher264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
 }
 
 // Sspr2 calls [cublas.Sspr2].
-func Sspr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float32, x *float32, incx int32, y *float32, incy int32, aP *float32) error {
+func Sspr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, aP ffi.DevicePtr[float32]) error {
 	return cublas.Sspr2(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Sspr264 calls [cublas.Sspr264].
-func Sspr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float32, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
+func Sspr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, aP ffi.DevicePtr[float32]) error {
 	return cublas.Sspr264(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Dspr2 calls [cublas.Dspr2].
-func Dspr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *float64, x *float64, incx int32, y *float64, incy int32, aP *float64) error {
+func Dspr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, aP ffi.DevicePtr[float64]) error {
 	return cublas.Dspr2(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Dspr264 calls [cublas.Dspr264].
-func Dspr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *float64, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
+func Dspr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, aP ffi.DevicePtr[float64]) error {
 	return cublas.Dspr264(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Chpr2 calls [cublas.Chpr2].
-func Chpr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.Complex, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, aP *cudart.Complex) error {
+func Chpr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	return cublas.Chpr2(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Chpr264 calls [cublas.Chpr264].
-func Chpr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.Complex, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, aP *cudart.Complex) error {
+func Chpr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, aP ffi.DevicePtr[cudart.Complex]) error {
 	return cublas.Chpr264(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Zhpr2 calls [cublas.Zhpr2].
-func Zhpr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, aP *cudart.DoubleComplex) error {
+func Zhpr2(handle cublas.Handle, uplo cublas.FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cublas.Zhpr2(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // Zhpr264 calls [cublas.Zhpr264].
-func Zhpr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha *cudart.DoubleComplex, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, aP *cudart.DoubleComplex) error {
+func Zhpr264(handle cublas.Handle, uplo cublas.FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cublas.Zhpr264(handle, uplo, n, alpha, x, incx, y, incy, aP)
 }
 
 // SgemvBatched calls [cublas.SgemvBatched].
-func SgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float32, aarray **float32, lda int32, xarray **float32, incx int32, beta *float32, yarray **float32, incy int32, batchCount int32) error {
+func SgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[float32]], incx int32, beta ffi.HostOrDevice[float32], yarray ffi.DevicePtr[ffi.DevicePtr[float32]], incy int32, batchCount int32) error {
 	return cublas.SgemvBatched(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // SgemvBatched64 calls [cublas.SgemvBatched64].
-func SgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float32, aarray **float32, lda int64, xarray **float32, incx int64, beta *float32, yarray **float32, incy int64, batchCount int64) error {
+func SgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[float32]], incx int64, beta ffi.HostOrDevice[float32], yarray ffi.DevicePtr[ffi.DevicePtr[float32]], incy int64, batchCount int64) error {
 	return cublas.SgemvBatched64(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // DgemvBatched calls [cublas.DgemvBatched].
-func DgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float64, aarray **float64, lda int32, xarray **float64, incx int32, beta *float64, yarray **float64, incy int32, batchCount int32) error {
+func DgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[float64]], incx int32, beta ffi.HostOrDevice[float64], yarray ffi.DevicePtr[ffi.DevicePtr[float64]], incy int32, batchCount int32) error {
 	return cublas.DgemvBatched(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // DgemvBatched64 calls [cublas.DgemvBatched64].
-func DgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float64, aarray **float64, lda int64, xarray **float64, incx int64, beta *float64, yarray **float64, incy int64, batchCount int64) error {
+func DgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[float64]], incx int64, beta ffi.HostOrDevice[float64], yarray ffi.DevicePtr[ffi.DevicePtr[float64]], incy int64, batchCount int64) error {
 	return cublas.DgemvBatched64(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // CgemvBatched calls [cublas.CgemvBatched].
-func CgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, xarray **cudart.Complex, incx int32, beta *cudart.Complex, yarray **cudart.Complex, incy int32, batchCount int32) error {
+func CgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incx int32, beta ffi.HostOrDevice[cudart.Complex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incy int32, batchCount int32) error {
 	return cublas.CgemvBatched(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // CgemvBatched64 calls [cublas.CgemvBatched64].
-func CgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, xarray **cudart.Complex, incx int64, beta *cudart.Complex, yarray **cudart.Complex, incy int64, batchCount int64) error {
+func CgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incx int64, beta ffi.HostOrDevice[cudart.Complex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incy int64, batchCount int64) error {
 	return cublas.CgemvBatched64(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // ZgemvBatched calls [cublas.ZgemvBatched].
-func ZgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, xarray **cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy int32, batchCount int32) error {
+func ZgemvBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incy int32, batchCount int32) error {
 	return cublas.ZgemvBatched(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // ZgemvBatched64 calls [cublas.ZgemvBatched64].
-func ZgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, xarray **cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy int64, batchCount int64) error {
+func ZgemvBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incy int64, batchCount int64) error {
 	return cublas.ZgemvBatched64(handle, trans, m, n, alpha, aarray, lda, xarray, incx, beta, yarray, incy, batchCount)
 }
 
 // SgemvStridedBatched calls [cublas.SgemvStridedBatched].
-func SgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float32, a *float32, lda int32, strideA int64, x *float32, incx int32, stridex int64, beta *float32, y *float32, incy int32, stridey int64, batchCount int32) error {
+func SgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, strideA int64, x ffi.DevicePtr[float32], incx int32, stridex int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32, stridey int64, batchCount int32) error {
 	return cublas.SgemvStridedBatched(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // SgemvStridedBatched64 calls [cublas.SgemvStridedBatched64].
-func SgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float32, a *float32, lda int64, strideA int64, x *float32, incx int64, stridex int64, beta *float32, y *float32, incy int64, stridey int64, batchCount int64) error {
+func SgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, strideA int64, x ffi.DevicePtr[float32], incx int64, stridex int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64, stridey int64, batchCount int64) error {
 	return cublas.SgemvStridedBatched64(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // DgemvStridedBatched calls [cublas.DgemvStridedBatched].
-func DgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *float64, a *float64, lda int32, strideA int64, x *float64, incx int32, stridex int64, beta *float64, y *float64, incy int32, stridey int64, batchCount int32) error {
+func DgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, strideA int64, x ffi.DevicePtr[float64], incx int32, stridex int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32, stridey int64, batchCount int32) error {
 	return cublas.DgemvStridedBatched(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // DgemvStridedBatched64 calls [cublas.DgemvStridedBatched64].
-func DgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *float64, a *float64, lda int64, strideA int64, x *float64, incx int64, stridex int64, beta *float64, y *float64, incy int64, stridey int64, batchCount int64) error {
+func DgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, strideA int64, x ffi.DevicePtr[float64], incx int64, stridex int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64, stridey int64, batchCount int64) error {
 	return cublas.DgemvStridedBatched64(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // CgemvStridedBatched calls [cublas.CgemvStridedBatched].
-func CgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, strideA int64, x *cudart.Complex, incx int32, stridex int64, beta *cudart.Complex, y *cudart.Complex, incy int32, stridey int64, batchCount int32) error {
+func CgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, x ffi.DevicePtr[cudart.Complex], incx int32, stridex int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32, stridey int64, batchCount int32) error {
 	return cublas.CgemvStridedBatched(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // CgemvStridedBatched64 calls [cublas.CgemvStridedBatched64].
-func CgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, strideA int64, x *cudart.Complex, incx int64, stridex int64, beta *cudart.Complex, y *cudart.Complex, incy int64, stridey int64, batchCount int64) error {
+func CgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, strideA int64, x ffi.DevicePtr[cudart.Complex], incx int64, stridex int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64, stridey int64, batchCount int64) error {
 	return cublas.CgemvStridedBatched64(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // ZgemvStridedBatched calls [cublas.ZgemvStridedBatched].
-func ZgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, strideA int64, x *cudart.DoubleComplex, incx int32, stridex int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int32, stridey int64, batchCount int32) error {
+func ZgemvStridedBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, stridex int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32, stridey int64, batchCount int32) error {
 	return cublas.ZgemvStridedBatched(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // ZgemvStridedBatched64 calls [cublas.ZgemvStridedBatched64].
-func ZgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, strideA int64, x *cudart.DoubleComplex, incx int64, stridex int64, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, incy int64, stridey int64, batchCount int64) error {
+func ZgemvStridedBatched64(handle cublas.Handle, trans cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, strideA int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, stridex int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64, stridey int64, batchCount int64) error {
 	return cublas.ZgemvStridedBatched64(handle, trans, m, n, alpha, a, lda, strideA, x, incx, stridex, beta, y, incy, stridey, batchCount)
 }
 
 // Sgemm calls [cublas.Sgemm].
-func Sgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32, beta *float32, c *float32, ldc int32) error {
+func Sgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Sgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Sgemm64 calls [cublas.Sgemm64].
-func Sgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64, beta *float32, c *float32, ldc int64) error {
+func Sgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Sgemm64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm calls [cublas.Dgemm].
-func Dgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32, beta *float64, c *float64, ldc int32) error {
+func Dgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm64 calls [cublas.Dgemm64].
-func Dgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64, beta *float64, c *float64, ldc int64) error {
+func Dgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dgemm64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cgemm calls [cublas.Cgemm].
-func Cgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Cgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cgemm64 calls [cublas.Cgemm64].
-func Cgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Cgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cgemm64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cgemm3m calls [cublas.Cgemm3m].
-func Cgemm3m(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Cgemm3m(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cgemm3m(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cgemm3m64 calls [cublas.Cgemm3m64].
-func Cgemm3m64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Cgemm3m64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cgemm3m64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cgemm3mEx calls [cublas.Cgemm3mEx].
-func Cgemm3mEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Cgemm3mEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.Cgemm3mEx(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // Cgemm3mEx64 calls [cublas.Cgemm3mEx64].
-func Cgemm3mEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Cgemm3mEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.Cgemm3mEx64(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // Zgemm calls [cublas.Zgemm].
-func Zgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zgemm(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zgemm(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zgemm64 calls [cublas.Zgemm64].
-func Zgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zgemm64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zgemm64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zgemm3m calls [cublas.Zgemm3m].
-func Zgemm3m(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zgemm3m(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zgemm3m(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zgemm3m64 calls [cublas.Zgemm3m64].
-func Zgemm3m64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zgemm3m64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zgemm3m64(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmEx calls [cublas.SgemmEx].
-func SgemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func SgemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.SgemmEx(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // SgemmEx64 calls [cublas.SgemmEx64].
-func SgemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func SgemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.SgemmEx64(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // GemmEx calls [cublas.GemmEx].
-func GemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha unsafe.Pointer, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta unsafe.Pointer, c unsafe.Pointer, ctype cudart.DataType, ldc int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmEx(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc, computeType, algo)
 }
 
 // GemmEx64 calls [cublas.GemmEx64].
-func GemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha unsafe.Pointer, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta unsafe.Pointer, c unsafe.Pointer, ctype cudart.DataType, ldc int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmEx64(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc, computeType, algo)
 }
 
 // CgemmEx calls [cublas.CgemmEx].
-func CgemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CgemmEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.CgemmEx(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // CgemmEx64 calls [cublas.CgemmEx64].
-func CgemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CgemmEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.CgemmEx64(handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc)
 }
 
 // Ssyrk calls [cublas.Ssyrk].
-func Ssyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a *float32, lda int32, beta *float32, c *float32, ldc int32) error {
+func Ssyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Ssyrk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Ssyrk64 calls [cublas.Ssyrk64].
-func Ssyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a *float32, lda int64, beta *float32, c *float32, ldc int64) error {
+func Ssyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Ssyrk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Dsyrk calls [cublas.Dsyrk].
-func Dsyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float64, a *float64, lda int32, beta *float64, c *float64, ldc int32) error {
+func Dsyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dsyrk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Dsyrk64 calls [cublas.Dsyrk64].
-func Dsyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float64, a *float64, lda int64, beta *float64, c *float64, ldc int64) error {
+func Dsyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dsyrk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Csyrk calls [cublas.Csyrk].
-func Csyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Csyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Csyrk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Csyrk64 calls [cublas.Csyrk64].
-func Csyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Csyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Csyrk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Zsyrk calls [cublas.Zsyrk].
-func Zsyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyrk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zsyrk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Zsyrk64 calls [cublas.Zsyrk64].
-func Zsyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyrk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zsyrk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // CsyrkEx calls [cublas.CsyrkEx].
-func CsyrkEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CsyrkEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.CsyrkEx(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // CsyrkEx64 calls [cublas.CsyrkEx64].
-func CsyrkEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CsyrkEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.CsyrkEx64(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Csyrk3mEx calls [cublas.Csyrk3mEx].
-func Csyrk3mEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Csyrk3mEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.Csyrk3mEx(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Csyrk3mEx64 calls [cublas.Csyrk3mEx64].
-func Csyrk3mEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Csyrk3mEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.Csyrk3mEx64(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Cherk calls [cublas.Cherk].
-func Cherk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a *cudart.Complex, lda int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cherk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cherk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Cherk64 calls [cublas.Cherk64].
-func Cherk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a *cudart.Complex, lda int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cherk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cherk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Zherk calls [cublas.Zherk].
-func Zherk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float64, a *cudart.DoubleComplex, lda int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zherk(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zherk(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // Zherk64 calls [cublas.Zherk64].
-func Zherk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float64, a *cudart.DoubleComplex, lda int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zherk64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zherk64(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
 }
 
 // CherkEx calls [cublas.CherkEx].
-func CherkEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CherkEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.CherkEx(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // CherkEx64 calls [cublas.CherkEx64].
-func CherkEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CherkEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.CherkEx64(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Cherk3mEx calls [cublas.Cherk3mEx].
-func Cherk3mEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Cherk3mEx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	return cublas.Cherk3mEx(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Cherk3mEx64 calls [cublas.Cherk3mEx64].
-func Cherk3mEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Cherk3mEx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	return cublas.Cherk3mEx64(handle, uplo, trans, n, k, alpha, a, atype, lda, beta, c, ctype, ldc)
 }
 
 // Ssyr2k calls [cublas.Ssyr2k].
-func Ssyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32, beta *float32, c *float32, ldc int32) error {
+func Ssyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Ssyr2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Ssyr2k64 calls [cublas.Ssyr2k64].
-func Ssyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64, beta *float32, c *float32, ldc int64) error {
+func Ssyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Ssyr2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsyr2k calls [cublas.Dsyr2k].
-func Dsyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32, beta *float64, c *float64, ldc int32) error {
+func Dsyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dsyr2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsyr2k64 calls [cublas.Dsyr2k64].
-func Dsyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64, beta *float64, c *float64, ldc int64) error {
+func Dsyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dsyr2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csyr2k calls [cublas.Csyr2k].
-func Csyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Csyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Csyr2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csyr2k64 calls [cublas.Csyr2k64].
-func Csyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Csyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Csyr2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsyr2k calls [cublas.Zsyr2k].
-func Zsyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyr2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zsyr2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsyr2k64 calls [cublas.Zsyr2k64].
-func Zsyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyr2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zsyr2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cher2k calls [cublas.Cher2k].
-func Cher2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cher2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cher2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cher2k64 calls [cublas.Cher2k64].
-func Cher2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cher2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cher2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zher2k calls [cublas.Zher2k].
-func Zher2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zher2k(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zher2k(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zher2k64 calls [cublas.Zher2k64].
-func Zher2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zher2k64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zher2k64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Ssyrkx calls [cublas.Ssyrkx].
-func Ssyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32, beta *float32, c *float32, ldc int32) error {
+func Ssyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Ssyrkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Ssyrkx64 calls [cublas.Ssyrkx64].
-func Ssyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64, beta *float32, c *float32, ldc int64) error {
+func Ssyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Ssyrkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsyrkx calls [cublas.Dsyrkx].
-func Dsyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32, beta *float64, c *float64, ldc int32) error {
+func Dsyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dsyrkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsyrkx64 calls [cublas.Dsyrkx64].
-func Dsyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64, beta *float64, c *float64, ldc int64) error {
+func Dsyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dsyrkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csyrkx calls [cublas.Csyrkx].
-func Csyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Csyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Csyrkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csyrkx64 calls [cublas.Csyrkx64].
-func Csyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Csyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Csyrkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsyrkx calls [cublas.Zsyrkx].
-func Zsyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyrkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zsyrkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsyrkx64 calls [cublas.Zsyrkx64].
-func Zsyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyrkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zsyrkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cherkx calls [cublas.Cherkx].
-func Cherkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cherkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cherkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Cherkx64 calls [cublas.Cherkx64].
-func Cherkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cherkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cherkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zherkx calls [cublas.Zherkx].
-func Zherkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zherkx(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zherkx(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zherkx64 calls [cublas.Zherkx64].
-func Zherkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zherkx64(handle cublas.Handle, uplo cublas.FillMode, trans cublas.Operation, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zherkx64(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Ssymm calls [cublas.Ssymm].
-func Ssymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32, beta *float32, c *float32, ldc int32) error {
+func Ssymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Ssymm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Ssymm64 calls [cublas.Ssymm64].
-func Ssymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64, beta *float32, c *float32, ldc int64) error {
+func Ssymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Ssymm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsymm calls [cublas.Dsymm].
-func Dsymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32, beta *float64, c *float64, ldc int32) error {
+func Dsymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dsymm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dsymm64 calls [cublas.Dsymm64].
-func Dsymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64, beta *float64, c *float64, ldc int64) error {
+func Dsymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dsymm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csymm calls [cublas.Csymm].
-func Csymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Csymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Csymm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Csymm64 calls [cublas.Csymm64].
-func Csymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Csymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Csymm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsymm calls [cublas.Zsymm].
-func Zsymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zsymm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zsymm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zsymm64 calls [cublas.Zsymm64].
-func Zsymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zsymm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zsymm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Chemm calls [cublas.Chemm].
-func Chemm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Chemm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Chemm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Chemm64 calls [cublas.Chemm64].
-func Chemm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *cudart.Complex, c *cudart.Complex, ldc int64) error {
+func Chemm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Chemm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zhemm calls [cublas.Zhemm].
-func Zhemm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zhemm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zhemm(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Zhemm64 calls [cublas.Zhemm64].
-func Zhemm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64) error {
+func Zhemm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zhemm64(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Strsm calls [cublas.Strsm].
-func Strsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32) error {
+func Strsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32) error {
 	return cublas.Strsm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Strsm64 calls [cublas.Strsm64].
-func Strsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64) error {
+func Strsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64) error {
 	return cublas.Strsm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Dtrsm calls [cublas.Dtrsm].
-func Dtrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32) error {
+func Dtrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32) error {
 	return cublas.Dtrsm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Dtrsm64 calls [cublas.Dtrsm64].
-func Dtrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64) error {
+func Dtrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64) error {
 	return cublas.Dtrsm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Ctrsm calls [cublas.Ctrsm].
-func Ctrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32) error {
+func Ctrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32) error {
 	return cublas.Ctrsm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Ctrsm64 calls [cublas.Ctrsm64].
-func Ctrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64) error {
+func Ctrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64) error {
 	return cublas.Ctrsm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Ztrsm calls [cublas.Ztrsm].
-func Ztrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32) error {
+func Ztrsm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) error {
 	return cublas.Ztrsm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Ztrsm64 calls [cublas.Ztrsm64].
-func Ztrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64) error {
+func Ztrsm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64) error {
 	return cublas.Ztrsm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
 }
 
 // Strmm calls [cublas.Strmm].
-func Strmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float32, a *float32, lda int32, b *float32, ldb int32, c *float32, ldc int32) error {
+func Strmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Strmm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Strmm64 calls [cublas.Strmm64].
-func Strmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float32, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
+func Strmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Strmm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Dtrmm calls [cublas.Dtrmm].
-func Dtrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float64, a *float64, lda int32, b *float64, ldb int32, c *float64, ldc int32) error {
+func Dtrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dtrmm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Dtrmm64 calls [cublas.Dtrmm64].
-func Dtrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float64, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
+func Dtrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dtrmm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Ctrmm calls [cublas.Ctrmm].
-func Ctrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
+func Ctrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Ctrmm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Ctrmm64 calls [cublas.Ctrmm64].
-func Ctrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
+func Ctrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Ctrmm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Ztrmm calls [cublas.Ztrmm].
-func Ztrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
+func Ztrmm(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Ztrmm(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // Ztrmm64 calls [cublas.Ztrmm64].
-func Ztrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
+func Ztrmm64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Ztrmm64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
 }
 
 // SgemmBatched calls [cublas.SgemmBatched].
-func SgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float32, aarray **float32, lda int32, barray **float32, ldb int32, beta *float32, carray **float32, ldc int32, batchCount int32) error {
+func SgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, beta ffi.HostOrDevice[float32], carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int32, batchCount int32) error {
 	return cublas.SgemmBatched(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // SgemmBatched64 calls [cublas.SgemmBatched64].
-func SgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float32, aarray **float32, lda int64, barray **float32, ldb int64, beta *float32, carray **float32, ldc int64, batchCount int64) error {
+func SgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int64, beta ffi.HostOrDevice[float32], carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int64, batchCount int64) error {
 	return cublas.SgemmBatched64(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // DgemmBatched calls [cublas.DgemmBatched].
-func DgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float64, aarray **float64, lda int32, barray **float64, ldb int32, beta *float64, carray **float64, ldc int32, batchCount int32) error {
+func DgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, beta ffi.HostOrDevice[float64], carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int32, batchCount int32) error {
 	return cublas.DgemmBatched(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // DgemmBatched64 calls [cublas.DgemmBatched64].
-func DgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float64, aarray **float64, lda int64, barray **float64, ldb int64, beta *float64, carray **float64, ldc int64, batchCount int64) error {
+func DgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int64, beta ffi.HostOrDevice[float64], carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int64, batchCount int64) error {
 	return cublas.DgemmBatched64(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // CgemmBatched calls [cublas.CgemmBatched].
-func CgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc int32, batchCount int32) error {
+func CgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, batchCount int32) error {
 	return cublas.CgemmBatched(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // CgemmBatched64 calls [cublas.CgemmBatched64].
-func CgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc int64, batchCount int64) error {
+func CgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int64, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int64, batchCount int64) error {
 	return cublas.CgemmBatched64(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // Cgemm3mBatched calls [cublas.Cgemm3mBatched].
-func Cgemm3mBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc int32, batchCount int32) error {
+func Cgemm3mBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, batchCount int32) error {
 	return cublas.Cgemm3mBatched(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // Cgemm3mBatched64 calls [cublas.Cgemm3mBatched64].
-func Cgemm3mBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc int64, batchCount int64) error {
+func Cgemm3mBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int64, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int64, batchCount int64) error {
 	return cublas.Cgemm3mBatched64(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // ZgemmBatched calls [cublas.ZgemmBatched].
-func ZgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, barray **cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc int32, batchCount int32) error {
+func ZgemmBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int32, batchCount int32) error {
 	return cublas.ZgemmBatched(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // ZgemmBatched64 calls [cublas.ZgemmBatched64].
-func ZgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, barray **cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc int64, batchCount int64) error {
+func ZgemmBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int64, batchCount int64) error {
 	return cublas.ZgemmBatched64(handle, transa, transb, m, n, k, alpha, aarray, lda, barray, ldb, beta, carray, ldc, batchCount)
 }
 
 // SgemmStridedBatched calls [cublas.SgemmStridedBatched].
-func SgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float32, a *float32, lda int32, strideA int64, b *float32, ldb int32, strideB int64, beta *float32, c *float32, ldc int32, strideC int64, batchCount int32) error {
+func SgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, strideA int64, b ffi.DevicePtr[float32], ldb int32, strideB int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32, strideC int64, batchCount int32) error {
 	return cublas.SgemmStridedBatched(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // SgemmStridedBatched64 calls [cublas.SgemmStridedBatched64].
-func SgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float32, a *float32, lda int64, strideA int64, b *float32, ldb int64, strideB int64, beta *float32, c *float32, ldc int64, strideC int64, batchCount int64) error {
+func SgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, strideA int64, b ffi.DevicePtr[float32], ldb int64, strideB int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64, strideC int64, batchCount int64) error {
 	return cublas.SgemmStridedBatched64(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // DgemmStridedBatched calls [cublas.DgemmStridedBatched].
-func DgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *float64, a *float64, lda int32, strideA int64, b *float64, ldb int32, strideB int64, beta *float64, c *float64, ldc int32, strideC int64, batchCount int32) error {
+func DgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, strideA int64, b ffi.DevicePtr[float64], ldb int32, strideB int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32, strideC int64, batchCount int32) error {
 	return cublas.DgemmStridedBatched(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // DgemmStridedBatched64 calls [cublas.DgemmStridedBatched64].
-func DgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *float64, a *float64, lda int64, strideA int64, b *float64, ldb int64, strideB int64, beta *float64, c *float64, ldc int64, strideC int64, batchCount int64) error {
+func DgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, strideA int64, b ffi.DevicePtr[float64], ldb int64, strideB int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64, strideC int64, batchCount int64) error {
 	return cublas.DgemmStridedBatched64(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // CgemmStridedBatched calls [cublas.CgemmStridedBatched].
-func CgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta *cudart.Complex, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
+func CgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, strideC int64, batchCount int32) error {
 	return cublas.CgemmStridedBatched(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // CgemmStridedBatched64 calls [cublas.CgemmStridedBatched64].
-func CgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, strideA int64, b *cudart.Complex, ldb int64, strideB int64, beta *cudart.Complex, c *cudart.Complex, ldc int64, strideC int64, batchCount int64) error {
+func CgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int64, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64, strideC int64, batchCount int64) error {
 	return cublas.CgemmStridedBatched64(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // Cgemm3mStridedBatched calls [cublas.Cgemm3mStridedBatched].
-func Cgemm3mStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta *cudart.Complex, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
+func Cgemm3mStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, strideC int64, batchCount int32) error {
 	return cublas.Cgemm3mStridedBatched(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // Cgemm3mStridedBatched64 calls [cublas.Cgemm3mStridedBatched64].
-func Cgemm3mStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, strideA int64, b *cudart.Complex, ldb int64, strideB int64, beta *cudart.Complex, c *cudart.Complex, ldc int64, strideC int64, batchCount int64) error {
+func Cgemm3mStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int64, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64, strideC int64, batchCount int64) error {
 	return cublas.Cgemm3mStridedBatched64(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // ZgemmStridedBatched calls [cublas.ZgemmStridedBatched].
-func ZgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, strideA int64, b *cudart.DoubleComplex, ldb int32, strideB int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32, strideC int64, batchCount int32) error {
+func ZgemmStridedBatched(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, strideC int64, batchCount int32) error {
 	return cublas.ZgemmStridedBatched(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // ZgemmStridedBatched64 calls [cublas.ZgemmStridedBatched64].
-func ZgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, strideA int64, b *cudart.DoubleComplex, ldb int64, strideB int64, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int64, strideC int64, batchCount int64) error {
+func ZgemmStridedBatched64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, strideA int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, strideB int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64, strideC int64, batchCount int64) error {
 	return cublas.ZgemmStridedBatched64(handle, transa, transb, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, batchCount)
 }
 
 // GemmBatchedEx calls [cublas.GemmBatchedEx].
-func GemmBatchedEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int32, barray *unsafe.Pointer, btype cudart.DataType, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc int32, batchCount int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmBatchedEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDeviceAddr, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda int32, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb int32, beta ffi.HostOrDeviceAddr, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc int32, batchCount int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmBatchedEx(handle, transa, transb, m, n, k, alpha, aarray, atype, lda, barray, btype, ldb, beta, carray, ctype, ldc, batchCount, computeType, algo)
 }
 
 // GemmBatchedEx64 calls [cublas.GemmBatchedEx64].
-func GemmBatchedEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int64, barray *unsafe.Pointer, btype cudart.DataType, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc int64, batchCount int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmBatchedEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDeviceAddr, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda int64, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb int64, beta ffi.HostOrDeviceAddr, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc int64, batchCount int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmBatchedEx64(handle, transa, transb, m, n, k, alpha, aarray, atype, lda, barray, btype, ldb, beta, carray, ctype, ldc, batchCount, computeType, algo)
 }
 
 // GemmStridedBatchedEx calls [cublas.GemmStridedBatchedEx].
-func GemmStridedBatchedEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha unsafe.Pointer, a unsafe.Pointer, atype cudart.DataType, lda int32, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb int32, strideB int64, beta unsafe.Pointer, c unsafe.Pointer, ctype cudart.DataType, ldc int32, strideC int64, batchCount int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmStridedBatchedEx(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, k int32, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int32, strideA int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, strideB int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int32, strideC int64, batchCount int32, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmStridedBatchedEx(handle, transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC, batchCount, computeType, algo)
 }
 
 // GemmStridedBatchedEx64 calls [cublas.GemmStridedBatchedEx64].
-func GemmStridedBatchedEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha unsafe.Pointer, a unsafe.Pointer, atype cudart.DataType, lda int64, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, strideB int64, beta unsafe.Pointer, c unsafe.Pointer, ctype cudart.DataType, ldc int64, strideC int64, batchCount int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
+func GemmStridedBatchedEx64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, k int64, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int64, strideA int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, strideB int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int64, strideC int64, batchCount int64, computeType cublas.ComputeType, algo cublas.GemmAlgo) error {
 	return cublas.GemmStridedBatchedEx64(handle, transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC, batchCount, computeType, algo)
 }
 
 // SgemmGroupedBatched calls [cublas.SgemmGroupedBatched].
-func SgemmGroupedBatched(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array *float32, aarray **float32, lda_array *int32, barray **float32, ldb_array *int32, beta_array *float32, carray **float32, ldc_array *int32, group_count int32, group_size *int32) error {
+func SgemmGroupedBatched(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array *float32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda_array *int32, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb_array *int32, beta_array *float32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc_array *int32, group_count int32, group_size *int32) error {
 	return cublas.SgemmGroupedBatched(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, lda_array, barray, ldb_array, beta_array, carray, ldc_array, group_count, group_size)
 }
 
 // SgemmGroupedBatched64 calls [cublas.SgemmGroupedBatched64].
-func SgemmGroupedBatched64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array *float32, aarray **float32, lda_array *int64, barray **float32, ldb_array *int64, beta_array *float32, carray **float32, ldc_array *int64, group_count int64, group_size *int64) error {
+func SgemmGroupedBatched64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array *float32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda_array *int64, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb_array *int64, beta_array *float32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc_array *int64, group_count int64, group_size *int64) error {
 	return cublas.SgemmGroupedBatched64(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, lda_array, barray, ldb_array, beta_array, carray, ldc_array, group_count, group_size)
 }
 
 // DgemmGroupedBatched calls [cublas.DgemmGroupedBatched].
-func DgemmGroupedBatched(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array *float64, aarray **float64, lda_array *int32, barray **float64, ldb_array *int32, beta_array *float64, carray **float64, ldc_array *int32, group_count int32, group_size *int32) error {
+func DgemmGroupedBatched(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array *float64, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda_array *int32, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb_array *int32, beta_array *float64, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc_array *int32, group_count int32, group_size *int32) error {
 	return cublas.DgemmGroupedBatched(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, lda_array, barray, ldb_array, beta_array, carray, ldc_array, group_count, group_size)
 }
 
 // DgemmGroupedBatched64 calls [cublas.DgemmGroupedBatched64].
-func DgemmGroupedBatched64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array *float64, aarray **float64, lda_array *int64, barray **float64, ldb_array *int64, beta_array *float64, carray **float64, ldc_array *int64, group_count int64, group_size *int64) error {
+func DgemmGroupedBatched64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array *float64, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda_array *int64, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb_array *int64, beta_array *float64, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc_array *int64, group_count int64, group_size *int64) error {
 	return cublas.DgemmGroupedBatched64(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, lda_array, barray, ldb_array, beta_array, carray, ldc_array, group_count, group_size)
 }
 
 // GemmGroupedBatchedEx calls [cublas.GemmGroupedBatchedEx].
-func GemmGroupedBatchedEx(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda_array *int32, barray *unsafe.Pointer, btype cudart.DataType, ldb_array *int32, beta_array unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc_array *int32, group_count int32, group_size *int32, computeType cublas.ComputeType) error {
+func GemmGroupedBatchedEx(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int32, n_array *int32, k_array *int32, alpha_array unsafe.Pointer, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda_array *int32, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb_array *int32, beta_array unsafe.Pointer, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc_array *int32, group_count int32, group_size *int32, computeType cublas.ComputeType) error {
 	return cublas.GemmGroupedBatchedEx(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, atype, lda_array, barray, btype, ldb_array, beta_array, carray, ctype, ldc_array, group_count, group_size, computeType)
 }
 
 // GemmGroupedBatchedEx64 calls [cublas.GemmGroupedBatchedEx64].
-func GemmGroupedBatchedEx64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda_array *int64, barray *unsafe.Pointer, btype cudart.DataType, ldb_array *int64, beta_array unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc_array *int64, group_count int64, group_size *int64, computeType cublas.ComputeType) error {
+func GemmGroupedBatchedEx64(handle cublas.Handle, transa_array *cublas.Operation, transb_array *cublas.Operation, m_array *int64, n_array *int64, k_array *int64, alpha_array unsafe.Pointer, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda_array *int64, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb_array *int64, beta_array unsafe.Pointer, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc_array *int64, group_count int64, group_size *int64, computeType cublas.ComputeType) error {
 	return cublas.GemmGroupedBatchedEx64(handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, aarray, atype, lda_array, barray, btype, ldb_array, beta_array, carray, ctype, ldc_array, group_count, group_size, computeType)
 }
 
 // Sgeam calls [cublas.Sgeam].
-func Sgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha *float32, a *float32, lda int32, beta *float32, b *float32, ldb int32, c *float32, ldc int32) error {
+func Sgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, beta ffi.HostOrDevice[float32], b ffi.DevicePtr[float32], ldb int32, c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Sgeam(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Sgeam64 calls [cublas.Sgeam64].
-func Sgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha *float32, a *float32, lda int64, beta *float32, b *float32, ldb int64, c *float32, ldc int64) error {
+func Sgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, beta ffi.HostOrDevice[float32], b ffi.DevicePtr[float32], ldb int64, c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Sgeam64(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Dgeam calls [cublas.Dgeam].
-func Dgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha *float64, a *float64, lda int32, beta *float64, b *float64, ldb int32, c *float64, ldc int32) error {
+func Dgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, beta ffi.HostOrDevice[float64], b ffi.DevicePtr[float64], ldb int32, c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Dgeam(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Dgeam64 calls [cublas.Dgeam64].
-func Dgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha *float64, a *float64, lda int64, beta *float64, b *float64, ldb int64, c *float64, ldc int64) error {
+func Dgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, beta ffi.HostOrDevice[float64], b ffi.DevicePtr[float64], ldb int64, c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Dgeam64(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Cgeam calls [cublas.Cgeam].
-func Cgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, beta *cudart.Complex, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
+func Cgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cgeam(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Cgeam64 calls [cublas.Cgeam64].
-func Cgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha *cudart.Complex, a *cudart.Complex, lda int64, beta *cudart.Complex, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
+func Cgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cgeam64(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Zgeam calls [cublas.Zgeam].
-func Zgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, beta *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
+func Zgeam(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zgeam(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // Zgeam64 calls [cublas.Zgeam64].
-func Zgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int64, beta *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
+func Zgeam64(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zgeam64(handle, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc)
 }
 
 // StrsmBatched calls [cublas.StrsmBatched].
-func StrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float32, a **float32, lda int32, b **float32, ldb int32, batchCount int32) error {
+func StrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, batchCount int32) error {
 	return cublas.StrsmBatched(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // StrsmBatched64 calls [cublas.StrsmBatched64].
-func StrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float32, a **float32, lda int64, b **float32, ldb int64, batchCount int64) error {
+func StrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int64, batchCount int64) error {
 	return cublas.StrsmBatched64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // DtrsmBatched calls [cublas.DtrsmBatched].
-func DtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *float64, a **float64, lda int32, b **float64, ldb int32, batchCount int32) error {
+func DtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, batchCount int32) error {
 	return cublas.DtrsmBatched(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // DtrsmBatched64 calls [cublas.DtrsmBatched64].
-func DtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *float64, a **float64, lda int64, b **float64, ldb int64, batchCount int64) error {
+func DtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int64, batchCount int64) error {
 	return cublas.DtrsmBatched64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // CtrsmBatched calls [cublas.CtrsmBatched].
-func CtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.Complex, a **cudart.Complex, lda int32, b **cudart.Complex, ldb int32, batchCount int32) error {
+func CtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, batchCount int32) error {
 	return cublas.CtrsmBatched(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // CtrsmBatched64 calls [cublas.CtrsmBatched64].
-func CtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.Complex, a **cudart.Complex, lda int64, b **cudart.Complex, ldb int64, batchCount int64) error {
+func CtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int64, batchCount int64) error {
 	return cublas.CtrsmBatched64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // ZtrsmBatched calls [cublas.ZtrsmBatched].
-func ZtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb int32, batchCount int32) error {
+func ZtrsmBatched(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, batchCount int32) error {
 	return cublas.ZtrsmBatched(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // ZtrsmBatched64 calls [cublas.ZtrsmBatched64].
-func ZtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int64, b **cudart.DoubleComplex, ldb int64, batchCount int64) error {
+func ZtrsmBatched64(handle cublas.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, diag cublas.DiagType, m int64, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int64, batchCount int64) error {
 	return cublas.ZtrsmBatched64(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, batchCount)
 }
 
 // Sdgmm calls [cublas.Sdgmm].
-func Sdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a *float32, lda int32, x *float32, incx int32, c *float32, ldc int32) error {
+func Sdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, c ffi.DevicePtr[float32], ldc int32) error {
 	return cublas.Sdgmm(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Sdgmm64 calls [cublas.Sdgmm64].
-func Sdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a *float32, lda int64, x *float32, incx int64, c *float32, ldc int64) error {
+func Sdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, c ffi.DevicePtr[float32], ldc int64) error {
 	return cublas.Sdgmm64(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Ddgmm calls [cublas.Ddgmm].
-func Ddgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a *float64, lda int32, x *float64, incx int32, c *float64, ldc int32) error {
+func Ddgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, c ffi.DevicePtr[float64], ldc int32) error {
 	return cublas.Ddgmm(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Ddgmm64 calls [cublas.Ddgmm64].
-func Ddgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a *float64, lda int64, x *float64, incx int64, c *float64, ldc int64) error {
+func Ddgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, c ffi.DevicePtr[float64], ldc int64) error {
 	return cublas.Ddgmm64(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Cdgmm calls [cublas.Cdgmm].
-func Cdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, c *cudart.Complex, ldc int32) error {
+func Cdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cublas.Cdgmm(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Cdgmm64 calls [cublas.Cdgmm64].
-func Cdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, c *cudart.Complex, ldc int64) error {
+func Cdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	return cublas.Cdgmm64(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Zdgmm calls [cublas.Zdgmm].
-func Zdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, c *cudart.DoubleComplex, ldc int32) error {
+func Zdgmm(handle cublas.Handle, mode cublas.SideMode, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cublas.Zdgmm(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // Zdgmm64 calls [cublas.Zdgmm64].
-func Zdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, c *cudart.DoubleComplex, ldc int64) error {
+func Zdgmm64(handle cublas.Handle, mode cublas.SideMode, m int64, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	return cublas.Zdgmm64(handle, mode, m, n, a, lda, x, incx, c, ldc)
 }
 
 // SmatinvBatched calls [cublas.SmatinvBatched].
-func SmatinvBatched(handle cublas.Handle, n int32, a **float32, lda int32, ainv **float32, lda_inv int32, info *int32, batchSize int32) error {
+func SmatinvBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[float32]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.SmatinvBatched(handle, n, a, lda, ainv, lda_inv, info, batchSize)
 }
 
 // DmatinvBatched calls [cublas.DmatinvBatched].
-func DmatinvBatched(handle cublas.Handle, n int32, a **float64, lda int32, ainv **float64, lda_inv int32, info *int32, batchSize int32) error {
+func DmatinvBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[float64]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.DmatinvBatched(handle, n, a, lda, ainv, lda_inv, info, batchSize)
 }
 
 // CmatinvBatched calls [cublas.CmatinvBatched].
-func CmatinvBatched(handle cublas.Handle, n int32, a **cudart.Complex, lda int32, ainv **cudart.Complex, lda_inv int32, info *int32, batchSize int32) error {
+func CmatinvBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.CmatinvBatched(handle, n, a, lda, ainv, lda_inv, info, batchSize)
 }
 
 // ZmatinvBatched calls [cublas.ZmatinvBatched].
-func ZmatinvBatched(handle cublas.Handle, n int32, a **cudart.DoubleComplex, lda int32, ainv **cudart.DoubleComplex, lda_inv int32, info *int32, batchSize int32) error {
+func ZmatinvBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.ZmatinvBatched(handle, n, a, lda, ainv, lda_inv, info, batchSize)
 }
 
 // SgeqrfBatched calls [cublas.SgeqrfBatched].
-func SgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray **float32, lda int32, tauArray **float32, info *int32, batchSize int32) error {
+func SgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[float32]], info *int32, batchSize int32) error {
 	return cublas.SgeqrfBatched(handle, m, n, aarray, lda, tauArray, info, batchSize)
 }
 
 // DgeqrfBatched calls [cublas.DgeqrfBatched].
-func DgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray **float64, lda int32, tauArray **float64, info *int32, batchSize int32) error {
+func DgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[float64]], info *int32, batchSize int32) error {
 	return cublas.DgeqrfBatched(handle, m, n, aarray, lda, tauArray, info, batchSize)
 }
 
 // CgeqrfBatched calls [cublas.CgeqrfBatched].
-func CgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray **cudart.Complex, lda int32, tauArray **cudart.Complex, info *int32, batchSize int32) error {
+func CgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], info *int32, batchSize int32) error {
 	return cublas.CgeqrfBatched(handle, m, n, aarray, lda, tauArray, info, batchSize)
 }
 
 // ZgeqrfBatched calls [cublas.ZgeqrfBatched].
-func ZgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray **cudart.DoubleComplex, lda int32, tauArray **cudart.DoubleComplex, info *int32, batchSize int32) error {
+func ZgeqrfBatched(handle cublas.Handle, m int32, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], info *int32, batchSize int32) error {
 	return cublas.ZgeqrfBatched(handle, m, n, aarray, lda, tauArray, info, batchSize)
 }
 
 // SgelsBatched calls [cublas.SgelsBatched].
-func SgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray **float32, lda int32, carray **float32, ldc int32, info *int32, devInfoArray *int32, batchSize int32) error {
+func SgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.SgelsBatched(handle, trans, m, n, nrhs, aarray, lda, carray, ldc, info, devInfoArray, batchSize)
 }
 
 // DgelsBatched calls [cublas.DgelsBatched].
-func DgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray **float64, lda int32, carray **float64, ldc int32, info *int32, devInfoArray *int32, batchSize int32) error {
+func DgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.DgelsBatched(handle, trans, m, n, nrhs, aarray, lda, carray, ldc, info, devInfoArray, batchSize)
 }
 
 // CgelsBatched calls [cublas.CgelsBatched].
-func CgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray **cudart.Complex, lda int32, carray **cudart.Complex, ldc int32, info *int32, devInfoArray *int32, batchSize int32) error {
+func CgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.CgelsBatched(handle, trans, m, n, nrhs, aarray, lda, carray, ldc, info, devInfoArray, batchSize)
 }
 
 // ZgelsBatched calls [cublas.ZgelsBatched].
-func ZgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray **cudart.DoubleComplex, lda int32, carray **cudart.DoubleComplex, ldc int32, info *int32, devInfoArray *int32, batchSize int32) error {
+func ZgelsBatched(handle cublas.Handle, trans cublas.Operation, m int32, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.ZgelsBatched(handle, trans, m, n, nrhs, aarray, lda, carray, ldc, info, devInfoArray, batchSize)
 }
 
 // Stpttr calls [cublas.Stpttr].
-func Stpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP *float32, a *float32, lda int32) error {
+func Stpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP ffi.DevicePtr[float32], a ffi.DevicePtr[float32], lda int32) error {
 	return cublas.Stpttr(handle, uplo, n, aP, a, lda)
 }
 
 // Dtpttr calls [cublas.Dtpttr].
-func Dtpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP *float64, a *float64, lda int32) error {
+func Dtpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP ffi.DevicePtr[float64], a ffi.DevicePtr[float64], lda int32) error {
 	return cublas.Dtpttr(handle, uplo, n, aP, a, lda)
 }
 
 // Ctpttr calls [cublas.Ctpttr].
-func Ctpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP *cudart.Complex, a *cudart.Complex, lda int32) error {
+func Ctpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP ffi.DevicePtr[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	return cublas.Ctpttr(handle, uplo, n, aP, a, lda)
 }
 
 // Ztpttr calls [cublas.Ztpttr].
-func Ztpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32) error {
+func Ztpttr(handle cublas.Handle, uplo cublas.FillMode, n int32, aP ffi.DevicePtr[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	return cublas.Ztpttr(handle, uplo, n, aP, a, lda)
 }
 
 // Strttp calls [cublas.Strttp].
-func Strttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, aP *float32) error {
+func Strttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, aP ffi.DevicePtr[float32]) error {
 	return cublas.Strttp(handle, uplo, n, a, lda, aP)
 }
 
 // Dtrttp calls [cublas.Dtrttp].
-func Dtrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, aP *float64) error {
+func Dtrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, aP ffi.DevicePtr[float64]) error {
 	return cublas.Dtrttp(handle, uplo, n, a, lda, aP)
 }
 
 // Ctrttp calls [cublas.Ctrttp].
-func Ctrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, aP *cudart.Complex) error {
+func Ctrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	return cublas.Ctrttp(handle, uplo, n, a, lda, aP)
 }
 
 // Ztrttp calls [cublas.Ztrttp].
-func Ztrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, aP *cudart.DoubleComplex) error {
+func Ztrttp(handle cublas.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cublas.Ztrttp(handle, uplo, n, a, lda, aP)
 }
 
 // SgetrfBatched calls [cublas.SgetrfBatched].
-func SgetrfBatched(handle cublas.Handle, n int32, a **float32, lda int32, p *int32, info *int32, batchSize int32) error {
+func SgetrfBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, p ffi.DevicePtr[int32], info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.SgetrfBatched(handle, n, a, lda, p, info, batchSize)
 }
 
 // DgetrfBatched calls [cublas.DgetrfBatched].
-func DgetrfBatched(handle cublas.Handle, n int32, a **float64, lda int32, p *int32, info *int32, batchSize int32) error {
+func DgetrfBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, p ffi.DevicePtr[int32], info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.DgetrfBatched(handle, n, a, lda, p, info, batchSize)
 }
 
 // CgetrfBatched calls [cublas.CgetrfBatched].
-func CgetrfBatched(handle cublas.Handle, n int32, a **cudart.Complex, lda int32, p *int32, info *int32, batchSize int32) error {
+func CgetrfBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, p ffi.DevicePtr[int32], info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.CgetrfBatched(handle, n, a, lda, p, info, batchSize)
 }
 
 // ZgetrfBatched calls [cublas.ZgetrfBatched].
-func ZgetrfBatched(handle cublas.Handle, n int32, a **cudart.DoubleComplex, lda int32, p *int32, info *int32, batchSize int32) error {
+func ZgetrfBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, p ffi.DevicePtr[int32], info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.ZgetrfBatched(handle, n, a, lda, p, info, batchSize)
 }
 
 // SgetriBatched calls [cublas.SgetriBatched].
-func SgetriBatched(handle cublas.Handle, n int32, a **float32, lda int32, p *int32, c **float32, ldc int32, info *int32, batchSize int32) error {
+func SgetriBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.SgetriBatched(handle, n, a, lda, p, c, ldc, info, batchSize)
 }
 
 // DgetriBatched calls [cublas.DgetriBatched].
-func DgetriBatched(handle cublas.Handle, n int32, a **float64, lda int32, p *int32, c **float64, ldc int32, info *int32, batchSize int32) error {
+func DgetriBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.DgetriBatched(handle, n, a, lda, p, c, ldc, info, batchSize)
 }
 
 // CgetriBatched calls [cublas.CgetriBatched].
-func CgetriBatched(handle cublas.Handle, n int32, a **cudart.Complex, lda int32, p *int32, c **cudart.Complex, ldc int32, info *int32, batchSize int32) error {
+func CgetriBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.CgetriBatched(handle, n, a, lda, p, c, ldc, info, batchSize)
 }
 
 // ZgetriBatched calls [cublas.ZgetriBatched].
-func ZgetriBatched(handle cublas.Handle, n int32, a **cudart.DoubleComplex, lda int32, p *int32, c **cudart.DoubleComplex, ldc int32, info *int32, batchSize int32) error {
+func ZgetriBatched(handle cublas.Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	return cublas.ZgetriBatched(handle, n, a, lda, p, c, ldc, info, batchSize)
 }
 
 // SgetrsBatched calls [cublas.SgetrsBatched].
-func SgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray **float32, lda int32, devIpiv *int32, barray **float32, ldb int32, info *int32, batchSize int32) error {
+func SgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, info *int32, batchSize int32) error {
 	return cublas.SgetrsBatched(handle, trans, n, nrhs, aarray, lda, devIpiv, barray, ldb, info, batchSize)
 }
 
 // DgetrsBatched calls [cublas.DgetrsBatched].
-func DgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray **float64, lda int32, devIpiv *int32, barray **float64, ldb int32, info *int32, batchSize int32) error {
+func DgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, info *int32, batchSize int32) error {
 	return cublas.DgetrsBatched(handle, trans, n, nrhs, aarray, lda, devIpiv, barray, ldb, info, batchSize)
 }
 
 // CgetrsBatched calls [cublas.CgetrsBatched].
-func CgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray **cudart.Complex, lda int32, devIpiv *int32, barray **cudart.Complex, ldb int32, info *int32, batchSize int32) error {
+func CgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, info *int32, batchSize int32) error {
 	return cublas.CgetrsBatched(handle, trans, n, nrhs, aarray, lda, devIpiv, barray, ldb, info, batchSize)
 }
 
 // ZgetrsBatched calls [cublas.ZgetrsBatched].
-func ZgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray **cudart.DoubleComplex, lda int32, devIpiv *int32, barray **cudart.DoubleComplex, ldb int32, info *int32, batchSize int32) error {
+func ZgetrsBatched(handle cublas.Handle, trans cublas.Operation, n int32, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, info *int32, batchSize int32) error {
 	return cublas.ZgetrsBatched(handle, trans, n, nrhs, aarray, lda, devIpiv, barray, ldb, info, batchSize)
 }
 
 // Uint8gemmBias calls [cublas.Uint8gemmBias].
-func Uint8gemmBias(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, transc cublas.Operation, m int32, n int32, k int32, a string, a_bias int32, lda int32, b string, b_bias int32, ldb int32, c *uint8, c_bias int32, ldc int32, c_mult int32, c_shift int32) error {
+func Uint8gemmBias(handle cublas.Handle, transa cublas.Operation, transb cublas.Operation, transc cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[uint8], a_bias int32, lda int32, b ffi.DevicePtr[uint8], b_bias int32, ldb int32, c ffi.DevicePtr[uint8], c_bias int32, ldc int32, c_mult int32, c_shift int32) error {
 	return cublas.Uint8gemmBias(handle, transa, transb, transc, m, n, k, a, a_bias, lda, b, b_bias, ldb, c, c_bias, ldc, c_mult, c_shift)
 }
 

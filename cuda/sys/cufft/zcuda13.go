@@ -12,8 +12,6 @@
 package cufft
 
 import (
-	"unsafe"
-
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 	"github.com/cugen/cugen/generated/cuda13/cufft"
@@ -179,8 +177,8 @@ func GetSize3d(handle cufft.Handle, nx int32, ny int32, nz int32, typ cufft.Type
 }
 
 // GetSizeMany calls [cufft.GetSizeMany].
-func GetSizeMany(handle cufft.Handle, rank int32, n *int32, inembed *int32, istride int32, idist int32, onembed *int32, ostride int32, odist int32, typ cufft.Type, batch int32) (uint64, error) {
-	return cufft.GetSizeMany(handle, rank, n, inembed, istride, idist, onembed, ostride, odist, typ, batch)
+func GetSizeMany(handle cufft.Handle, rank int32, n *int32, inembed *int32, istride int32, idist int32, onembed *int32, ostride int32, odist int32, typ cufft.Type, batch int32, workArea ffi.DevicePtr[uint64]) error {
+	return cufft.GetSizeMany(handle, rank, n, inembed, istride, idist, onembed, ostride, odist, typ, batch, workArea)
 }
 
 // GetSize calls [cufft.GetSize].
@@ -189,7 +187,7 @@ func GetSize(handle cufft.Handle) (uint64, error) {
 }
 
 // SetWorkArea calls [cufft.SetWorkArea].
-func SetWorkArea(plan cufft.Handle, workArea unsafe.Pointer) error {
+func SetWorkArea(plan cufft.Handle, workArea ffi.DeviceAddr) error {
 	return cufft.SetWorkArea(plan, workArea)
 }
 
@@ -199,32 +197,32 @@ func SetAutoAllocation(plan cufft.Handle, autoAllocate int32) error {
 }
 
 // ExecC2C calls [cufft.ExecC2C].
-func ExecC2C(plan cufft.Handle, idata *cufft.Complex, odata *cufft.Complex, direction int32) error {
+func ExecC2C(plan cufft.Handle, idata ffi.DevicePtr[cufft.Complex], odata ffi.DevicePtr[cufft.Complex], direction int32) error {
 	return cufft.ExecC2C(plan, idata, odata, direction)
 }
 
 // ExecR2C calls [cufft.ExecR2C].
-func ExecR2C(plan cufft.Handle, idata *cufft.Real, odata *cufft.Complex) error {
+func ExecR2C(plan cufft.Handle, idata ffi.DevicePtr[cufft.Real], odata ffi.DevicePtr[cufft.Complex]) error {
 	return cufft.ExecR2C(plan, idata, odata)
 }
 
 // ExecC2R calls [cufft.ExecC2R].
-func ExecC2R(plan cufft.Handle, idata *cufft.Complex, odata *cufft.Real) error {
+func ExecC2R(plan cufft.Handle, idata ffi.DevicePtr[cufft.Complex], odata ffi.DevicePtr[cufft.Real]) error {
 	return cufft.ExecC2R(plan, idata, odata)
 }
 
 // ExecZ2Z calls [cufft.ExecZ2Z].
-func ExecZ2Z(plan cufft.Handle, idata *cufft.DoubleComplex, odata *cufft.DoubleComplex, direction int32) error {
+func ExecZ2Z(plan cufft.Handle, idata ffi.DevicePtr[cufft.DoubleComplex], odata ffi.DevicePtr[cufft.DoubleComplex], direction int32) error {
 	return cufft.ExecZ2Z(plan, idata, odata, direction)
 }
 
 // ExecD2Z calls [cufft.ExecD2Z].
-func ExecD2Z(plan cufft.Handle, idata *cufft.DoubleReal, odata *cufft.DoubleComplex) error {
+func ExecD2Z(plan cufft.Handle, idata ffi.DevicePtr[cufft.DoubleReal], odata ffi.DevicePtr[cufft.DoubleComplex]) error {
 	return cufft.ExecD2Z(plan, idata, odata)
 }
 
 // ExecZ2D calls [cufft.ExecZ2D].
-func ExecZ2D(plan cufft.Handle, idata *cufft.DoubleComplex, odata *cufft.DoubleReal) error {
+func ExecZ2D(plan cufft.Handle, idata ffi.DevicePtr[cufft.DoubleComplex], odata ffi.DevicePtr[cufft.DoubleReal]) error {
 	return cufft.ExecZ2D(plan, idata, odata)
 }
 

@@ -180,42 +180,42 @@ func SetQuasiRandomGeneratorDimensions(generator curand.Generator, num_dimension
 }
 
 // Generate calls [curand.Generate].
-func Generate(generator curand.Generator, outputPtr *uint32, num uint64) error {
+func Generate(generator curand.Generator, outputPtr ffi.HostOrDevice[uint32], num uint64) error {
 	return curand.Generate(generator, outputPtr, num)
 }
 
 // GenerateLongLong calls [curand.GenerateLongLong].
-func GenerateLongLong(generator curand.Generator, outputPtr *uint64, num uint64) error {
+func GenerateLongLong(generator curand.Generator, outputPtr ffi.HostOrDevice[uint64], num uint64) error {
 	return curand.GenerateLongLong(generator, outputPtr, num)
 }
 
 // GenerateUniform calls [curand.GenerateUniform].
-func GenerateUniform(generator curand.Generator, outputPtr *float32, num uint64) error {
+func GenerateUniform(generator curand.Generator, outputPtr ffi.HostOrDevice[float32], num uint64) error {
 	return curand.GenerateUniform(generator, outputPtr, num)
 }
 
 // GenerateUniformDouble calls [curand.GenerateUniformDouble].
-func GenerateUniformDouble(generator curand.Generator, outputPtr *float64, num uint64) error {
+func GenerateUniformDouble(generator curand.Generator, outputPtr ffi.HostOrDevice[float64], num uint64) error {
 	return curand.GenerateUniformDouble(generator, outputPtr, num)
 }
 
 // GenerateNormal calls [curand.GenerateNormal].
-func GenerateNormal(generator curand.Generator, outputPtr *float32, n uint64, mean float32, stddev float32) error {
+func GenerateNormal(generator curand.Generator, outputPtr ffi.HostOrDevice[float32], n uint64, mean float32, stddev float32) error {
 	return curand.GenerateNormal(generator, outputPtr, n, mean, stddev)
 }
 
 // GenerateNormalDouble calls [curand.GenerateNormalDouble].
-func GenerateNormalDouble(generator curand.Generator, outputPtr *float64, n uint64, mean float64, stddev float64) error {
+func GenerateNormalDouble(generator curand.Generator, outputPtr ffi.HostOrDevice[float64], n uint64, mean float64, stddev float64) error {
 	return curand.GenerateNormalDouble(generator, outputPtr, n, mean, stddev)
 }
 
 // GenerateLogNormal calls [curand.GenerateLogNormal].
-func GenerateLogNormal(generator curand.Generator, outputPtr *float32, n uint64, mean float32, stddev float32) error {
+func GenerateLogNormal(generator curand.Generator, outputPtr ffi.HostOrDevice[float32], n uint64, mean float32, stddev float32) error {
 	return curand.GenerateLogNormal(generator, outputPtr, n, mean, stddev)
 }
 
 // GenerateLogNormalDouble calls [curand.GenerateLogNormalDouble].
-func GenerateLogNormalDouble(generator curand.Generator, outputPtr *float64, n uint64, mean float64, stddev float64) error {
+func GenerateLogNormalDouble(generator curand.Generator, outputPtr ffi.HostOrDevice[float64], n uint64, mean float64, stddev float64) error {
 	return curand.GenerateLogNormalDouble(generator, outputPtr, n, mean, stddev)
 }
 
@@ -230,22 +230,22 @@ func DestroyDistribution(discrete_distribution curand.DiscreteDistribution) erro
 }
 
 // GeneratePoisson calls [curand.GeneratePoisson].
-func GeneratePoisson(generator curand.Generator, outputPtr *uint32, n uint64, lambda float64) error {
+func GeneratePoisson(generator curand.Generator, outputPtr ffi.HostOrDevice[uint32], n uint64, lambda float64) error {
 	return curand.GeneratePoisson(generator, outputPtr, n, lambda)
 }
 
 // GeneratePoissonMethod calls [curand.GeneratePoissonMethod].
-func GeneratePoissonMethod(generator curand.Generator, outputPtr *uint32, n uint64, lambda float64, method curand.Method) error {
+func GeneratePoissonMethod(generator curand.Generator, outputPtr ffi.HostOrDevice[uint32], n uint64, lambda float64, method curand.Method) error {
 	return curand.GeneratePoissonMethod(generator, outputPtr, n, lambda, method)
 }
 
 // GenerateBinomial calls [curand.GenerateBinomial].
-func GenerateBinomial(generator curand.Generator, outputPtr *uint32, num uint64, n uint32, p float64) error {
+func GenerateBinomial(generator curand.Generator, outputPtr ffi.HostOrDevice[uint32], num uint64, n uint32, p float64) error {
 	return curand.GenerateBinomial(generator, outputPtr, num, n, p)
 }
 
 // GenerateBinomialMethod calls [curand.GenerateBinomialMethod].
-func GenerateBinomialMethod(generator curand.Generator, outputPtr *uint32, num uint64, n uint32, p float64, method curand.Method) error {
+func GenerateBinomialMethod(generator curand.Generator, outputPtr ffi.HostOrDevice[uint32], num uint64, n uint32, p float64, method curand.Method) error {
 	return curand.GenerateBinomialMethod(generator, outputPtr, num, n, p, method)
 }
 

@@ -4,6 +4,7 @@
 package cublas
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda12/cudart"
 	"runtime"
@@ -68,13 +69,12 @@ func GetCudartVersion() (ret uint64) {
 
 // SetWorkspace wraps cublasSetWorkspace (symbol cublasSetWorkspace_v2,
 // cublas_api.h).
-func SetWorkspace(handle Handle, workspace unsafe.Pointer, workspaceSizeInBytes uint64) error {
+func SetWorkspace(handle Handle, workspace ffi.DeviceAddr, workspaceSizeInBytes uint64) error {
 	sym, err := procSetWorkspace.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(workspace), uintptr(workspaceSizeInBytes), 0, 0, 0)
-	runtime.KeepAlive(workspace)
 	return ffiimpl.Error(procSetWorkspace, Status(r))
 }
 
@@ -255,14 +255,13 @@ func GetLoggerCallback() (userCallback LogCallback, err error) {
 // vector, to every incy-th of a device vector.
 //
 // It wraps cublasSetVector (symbol cublasSetVector, cublas_api.h).
-func SetVector(n, elemSize int32, x unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32) error {
+func SetVector(n, elemSize int32, x unsafe.Pointer, incx int32, devicePtr ffi.DeviceAddr, incy int32) error {
 	sym, err := procSetVector.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(n), uintptr(elemSize), uintptr(x), uintptr(incx), uintptr(devicePtr), uintptr(incy))
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(devicePtr)
 	return ffiimpl.Error(procSetVector, Status(r))
 }
 
@@ -270,14 +269,13 @@ func SetVector(n, elemSize int32, x unsafe.Pointer, incx int32, devicePtr unsafe
 // vector, to every incy-th of a device vector.
 //
 // It wraps cublasSetVector_64 (symbol cublasSetVector_64, cublas_api.h).
-func SetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64) error {
+func SetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, devicePtr ffi.DeviceAddr, incy int64) error {
 	sym, err := procSetVector64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(n), uintptr(elemSize), uintptr(x), uintptr(incx), uintptr(devicePtr), uintptr(incy))
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(devicePtr)
 	return ffiimpl.Error(procSetVector64, Status(r))
 }
 
@@ -285,13 +283,12 @@ func SetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, devicePtr unsa
 // vector, to every incy-th of a host vector.
 //
 // It wraps cublasGetVector (symbol cublasGetVector, cublas_api.h).
-func GetVector(n, elemSize int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func GetVector(n, elemSize int32, x ffi.DeviceAddr, incx int32, y unsafe.Pointer, incy int32) error {
 	sym, err := procGetVector.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(n), uintptr(elemSize), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procGetVector, Status(r))
 }
@@ -300,13 +297,12 @@ func GetVector(n, elemSize int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 // vector, to every incy-th of a host vector.
 //
 // It wraps cublasGetVector_64 (symbol cublasGetVector_64, cublas_api.h).
-func GetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
+func GetVector64(n, elemSize int64, x ffi.DeviceAddr, incx int64, y unsafe.Pointer, incy int64) error {
 	sym, err := procGetVector64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(n), uintptr(elemSize), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procGetVector64, Status(r))
 }
@@ -315,7 +311,7 @@ func GetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, y unsafe.Point
 // memory to B (ldb) of device memory, column-major.
 //
 // It wraps cublasSetMatrix (symbol cublasSetMatrix, cublas_api.h).
-func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b ffi.DeviceAddr, ldb int32) error {
 	sym, err := procSetMatrix.Addr()
 	if err != nil {
 		return err
@@ -330,7 +326,6 @@ func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -341,7 +336,7 @@ func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 // memory to B (ldb) of device memory, column-major.
 //
 // It wraps cublasSetMatrix_64 (symbol cublasSetMatrix_64, cublas_api.h).
-func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
+func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b ffi.DeviceAddr, ldb int64) error {
 	sym, err := procSetMatrix64.Addr()
 	if err != nil {
 		return err
@@ -356,7 +351,6 @@ func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -367,7 +361,7 @@ func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 // memory to B (ldb) of host memory, column-major.
 //
 // It wraps cublasGetMatrix (symbol cublasGetMatrix, cublas_api.h).
-func GetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func GetMatrix(rows, cols, elemSize int32, a ffi.DeviceAddr, lda int32, b unsafe.Pointer, ldb int32) error {
 	sym, err := procGetMatrix.Addr()
 	if err != nil {
 		return err
@@ -381,7 +375,6 @@ func GetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
@@ -393,7 +386,7 @@ func GetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 // memory to B (ldb) of host memory, column-major.
 //
 // It wraps cublasGetMatrix_64 (symbol cublasGetMatrix_64, cublas_api.h).
-func GetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
+func GetMatrix64(rows, cols, elemSize int64, a ffi.DeviceAddr, lda int64, b unsafe.Pointer, ldb int64) error {
 	sym, err := procGetMatrix64.Addr()
 	if err != nil {
 		return err
@@ -407,7 +400,6 @@ func GetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
@@ -419,7 +411,7 @@ func GetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 // vector, to every incy-th of a device vector, in stream order.
 //
 // It wraps cublasSetVectorAsync (symbol cublasSetVectorAsync, cublas_api.h).
-func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
+func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devicePtr ffi.DeviceAddr, incy int32, stream cudart.Stream) error {
 	sym, err := procSetVectorAsync.Addr()
 	if err != nil {
 		return err
@@ -434,7 +426,6 @@ func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devic
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(hostPtr)
-	runtime.KeepAlive(devicePtr)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -446,7 +437,7 @@ func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devic
 //
 // It wraps cublasSetVectorAsync_64 (symbol cublasSetVectorAsync_64,
 // cublas_api.h).
-func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
+func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, devicePtr ffi.DeviceAddr, incy int64, stream cudart.Stream) error {
 	sym, err := procSetVectorAsync64.Addr()
 	if err != nil {
 		return err
@@ -461,7 +452,6 @@ func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, dev
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(hostPtr)
-	runtime.KeepAlive(devicePtr)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -472,7 +462,7 @@ func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, dev
 // vector, to every incy-th of a host vector, in stream order.
 //
 // It wraps cublasGetVectorAsync (symbol cublasGetVectorAsync, cublas_api.h).
-func GetVectorAsync(n, elemSize int32, devicePtr unsafe.Pointer, incx int32, hostPtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
+func GetVectorAsync(n, elemSize int32, devicePtr ffi.DeviceAddr, incx int32, hostPtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
 	sym, err := procGetVectorAsync.Addr()
 	if err != nil {
 		return err
@@ -486,7 +476,6 @@ func GetVectorAsync(n, elemSize int32, devicePtr unsafe.Pointer, incx int32, hos
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(devicePtr)
 	runtime.KeepAlive(hostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -499,7 +488,7 @@ func GetVectorAsync(n, elemSize int32, devicePtr unsafe.Pointer, incx int32, hos
 //
 // It wraps cublasGetVectorAsync_64 (symbol cublasGetVectorAsync_64,
 // cublas_api.h).
-func GetVectorAsync64(n, elemSize int64, devicePtr unsafe.Pointer, incx int64, hostPtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
+func GetVectorAsync64(n, elemSize int64, devicePtr ffi.DeviceAddr, incx int64, hostPtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
 	sym, err := procGetVectorAsync64.Addr()
 	if err != nil {
 		return err
@@ -513,7 +502,6 @@ func GetVectorAsync64(n, elemSize int64, devicePtr unsafe.Pointer, incx int64, h
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(devicePtr)
 	runtime.KeepAlive(hostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -525,7 +513,7 @@ func GetVectorAsync64(n, elemSize int64, devicePtr unsafe.Pointer, incx int64, h
 // memory to B (ldb) of device memory, column-major, in stream order.
 //
 // It wraps cublasSetMatrixAsync (symbol cublasSetMatrixAsync, cublas_api.h).
-func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
+func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b ffi.DeviceAddr, ldb int32, stream cudart.Stream) error {
 	sym, err := procSetMatrixAsync.Addr()
 	if err != nil {
 		return err
@@ -541,7 +529,6 @@ func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -553,7 +540,7 @@ func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 //
 // It wraps cublasSetMatrixAsync_64 (symbol cublasSetMatrixAsync_64,
 // cublas_api.h).
-func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
+func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b ffi.DeviceAddr, ldb int64, stream cudart.Stream) error {
 	sym, err := procSetMatrixAsync64.Addr()
 	if err != nil {
 		return err
@@ -569,7 +556,6 @@ func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -580,7 +566,7 @@ func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b
 // device memory to B (ldb) of host memory, column-major, in stream order.
 //
 // It wraps cublasGetMatrixAsync (symbol cublasGetMatrixAsync, cublas_api.h).
-func GetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
+func GetMatrixAsync(rows, cols, elemSize int32, a ffi.DeviceAddr, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
 	sym, err := procGetMatrixAsync.Addr()
 	if err != nil {
 		return err
@@ -595,7 +581,6 @@ func GetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
@@ -608,7 +593,7 @@ func GetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 //
 // It wraps cublasGetMatrixAsync_64 (symbol cublasGetMatrixAsync_64,
 // cublas_api.h).
-func GetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
+func GetMatrixAsync64(rows, cols, elemSize int64, a ffi.DeviceAddr, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
 	sym, err := procGetMatrixAsync64.Addr()
 	if err != nil {
 		return err
@@ -623,7 +608,6 @@ func GetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
@@ -646,22 +630,22 @@ func Xerbla(srName string, info int32) {
 // given.
 //
 // It wraps cublasNrm2Ex (symbol cublasNrm2Ex, cublas_api.h).
-func Nrm2Ex(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func Nrm2Ex(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procNrm2Ex.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -673,22 +657,22 @@ func Nrm2Ex(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // given.
 //
 // It wraps cublasNrm2Ex_64 (symbol cublasNrm2Ex_64, cublas_api.h).
-func Nrm2Ex64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func Nrm2Ex64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procNrm2Ex64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -699,13 +683,13 @@ func Nrm2Ex64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // Snrm2 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasSnrm2 (symbol cublasSnrm2_v2, cublas_api.h).
-func Snrm2(handle Handle, n int32, x *float32, incx int32, result *float32) error {
+func Snrm2(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSnrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procSnrm2, Status(r))
 }
@@ -713,13 +697,13 @@ func Snrm2(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 // Snrm264 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasSnrm2_64 (symbol cublasSnrm2_v2_64, cublas_api.h).
-func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
+func Snrm264(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSnrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procSnrm264, Status(r))
 }
@@ -727,13 +711,13 @@ func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) er
 // Dnrm2 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasDnrm2 (symbol cublasDnrm2_v2, cublas_api.h).
-func Dnrm2(handle Handle, n int32, x *float64, incx int32, result *float64) error {
+func Dnrm2(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDnrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDnrm2, Status(r))
 }
@@ -741,13 +725,13 @@ func Dnrm2(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 // Dnrm264 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasDnrm2_64 (symbol cublasDnrm2_v2_64, cublas_api.h).
-func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
+func Dnrm264(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDnrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDnrm264, Status(r))
 }
@@ -755,13 +739,13 @@ func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) er
 // Scnrm2 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasScnrm2 (symbol cublasScnrm2_v2, cublas_api.h).
-func Scnrm2(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
+func Scnrm2(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[float32]) error {
 	sym, err := procScnrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScnrm2, Status(r))
 }
@@ -769,13 +753,13 @@ func Scnrm2(handle Handle, n int32, x *cudart.Complex, incx int32, result *float
 // Scnrm264 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasScnrm2_64 (symbol cublasScnrm2_v2_64, cublas_api.h).
-func Scnrm264(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+func Scnrm264(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[float32]) error {
 	sym, err := procScnrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScnrm264, Status(r))
 }
@@ -783,13 +767,13 @@ func Scnrm264(handle Handle, n int64, x *cudart.Complex, incx int64, result *flo
 // Dznrm2 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasDznrm2 (symbol cublasDznrm2_v2, cublas_api.h).
-func Dznrm2(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
+func Dznrm2(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDznrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDznrm2, Status(r))
 }
@@ -797,13 +781,13 @@ func Dznrm2(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 // Dznrm264 computes result = ||x||, the Euclidean norm of x.
 //
 // It wraps cublasDznrm2_64 (symbol cublasDznrm2_v2_64, cublas_api.h).
-func Dznrm264(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+func Dznrm264(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDznrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDznrm264, Status(r))
 }
@@ -811,11 +795,12 @@ func Dznrm264(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 // DotEx computes result = x·y, of the data types given.
 //
 // It wraps cublasDotEx (symbol cublasDotEx, cublas_api.h).
-func DotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func DotEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procDotEx.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -825,12 +810,10 @@ func DotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -841,11 +824,12 @@ func DotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 // DotEx64 computes result = x·y, of the data types given.
 //
 // It wraps cublasDotEx_64 (symbol cublasDotEx_64, cublas_api.h).
-func DotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func DotEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procDotEx64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -855,12 +839,10 @@ func DotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -871,11 +853,12 @@ func DotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 // DotcEx computes result = x^H·y, of the data types given.
 //
 // It wraps cublasDotcEx (symbol cublasDotcEx, cublas_api.h).
-func DotcEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func DotcEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procDotcEx.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -885,12 +868,10 @@ func DotcEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -901,11 +882,12 @@ func DotcEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // DotcEx64 computes result = x^H·y, of the data types given.
 //
 // It wraps cublasDotcEx_64 (symbol cublasDotcEx_64, cublas_api.h).
-func DotcEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
+func DotcEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, result ffi.HostOrDeviceAddr, resultType, executionType cudart.DataType) error {
 	sym, err := procDotcEx64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -915,12 +897,10 @@ func DotcEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -931,22 +911,21 @@ func DotcEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // Sdot computes result = x·y, the dot product.
 //
 // It wraps cublasSdot (symbol cublasSdot_v2, cublas_api.h).
-func Sdot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, result *float32) error {
+func Sdot(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSdot.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -957,22 +936,21 @@ func Sdot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 // Sdot64 computes result = x·y, the dot product.
 //
 // It wraps cublasSdot_64 (symbol cublasSdot_v2_64, cublas_api.h).
-func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
+func Sdot64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSdot64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -983,22 +961,21 @@ func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int
 // Ddot computes result = x·y, the dot product.
 //
 // It wraps cublasDdot (symbol cublasDdot_v2, cublas_api.h).
-func Ddot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, result *float64) error {
+func Ddot(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDdot.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1009,22 +986,21 @@ func Ddot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 // Ddot64 computes result = x·y, the dot product.
 //
 // It wraps cublasDdot_64 (symbol cublasDdot_v2_64, cublas_api.h).
-func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
+func Ddot64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDdot64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1035,25 +1011,24 @@ func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int
 // Cdotu computes result = x·y, the unconjugated dot product.
 //
 // It wraps cublasCdotu (symbol cublasCdotu_v2, cublas_api.h).
-func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
+func Cdotu(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, result ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCdotu.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 8]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1065,25 +1040,24 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 // Cdotu64 computes result = x·y, the unconjugated dot product.
 //
 // It wraps cublasCdotu_64 (symbol cublasCdotu_v2_64, cublas_api.h).
-func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+func Cdotu64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, result ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCdotu64.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 8]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1095,25 +1069,24 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 // Cdotc computes result = x^H·y, the dot product with x conjugated.
 //
 // It wraps cublasCdotc (symbol cublasCdotc_v2, cublas_api.h).
-func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
+func Cdotc(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, result ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCdotc.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 8]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1125,25 +1098,24 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 // Cdotc64 computes result = x^H·y, the dot product with x conjugated.
 //
 // It wraps cublasCdotc_64 (symbol cublasCdotc_v2_64, cublas_api.h).
-func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+func Cdotc64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, result ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCdotc64.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 8]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1155,25 +1127,24 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 // Zdotu computes result = x·y, the unconjugated dot product.
 //
 // It wraps cublasZdotu (symbol cublasZdotu_v2, cublas_api.h).
-func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
+func Zdotu(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZdotu.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 16]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1185,25 +1156,24 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 // Zdotu64 computes result = x·y, the unconjugated dot product.
 //
 // It wraps cublasZdotu_64 (symbol cublasZdotu_v2_64, cublas_api.h).
-func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+func Zdotu64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZdotu64.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 16]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1215,25 +1185,24 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 // Zdotc computes result = x^H·y, the dot product with x conjugated.
 //
 // It wraps cublasZdotc (symbol cublasZdotc_v2, cublas_api.h).
-func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
+func Zdotc(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZdotc.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 16]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1245,25 +1214,24 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 // Zdotc64 computes result = x^H·y, the dot product with x conjugated.
 //
 // It wraps cublasZdotc_64 (symbol cublasZdotc_v2_64, cublas_api.h).
-func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+func Zdotc64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, result ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZdotc64.Addr()
 	if err != nil {
 		return err
 	}
-	var resultBuf [unsafe.Sizeof(*result) + 16]byte
-	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
+	resultV := result.Pointer()
+	var resultBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	resultP := ffiimpl.AlignedIn(resultV, unsafe.Pointer(&resultBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
-	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	ffiimpl.AlignedOut(resultV, resultP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
@@ -1275,15 +1243,16 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 // ScalEx computes x = alpha*x, alpha and x of the data types given.
 //
 // It wraps cublasScalEx (symbol cublasScalEx, cublas_api.h).
-func ScalEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, executionType cudart.DataType) error {
+func ScalEx(handle Handle, n int32, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int32, executionType cudart.DataType) error {
 	sym, err := procScalEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(alphaType))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
@@ -1291,7 +1260,6 @@ func ScalEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1301,15 +1269,16 @@ func ScalEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 // ScalEx64 computes x = alpha*x, alpha and x of the data types given.
 //
 // It wraps cublasScalEx_64 (symbol cublasScalEx_64, cublas_api.h).
-func ScalEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, executionType cudart.DataType) error {
+func ScalEx64(handle Handle, n int64, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int64, executionType cudart.DataType) error {
 	sym, err := procScalEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(alphaType))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
@@ -1317,7 +1286,6 @@ func ScalEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 	frame.Int(uintptr(executionType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1327,195 +1295,196 @@ func ScalEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 // Sscal computes x = alpha*x.
 //
 // It wraps cublasSscal (symbol cublasSscal_v2, cublas_api.h).
-func Sscal(handle Handle, n int32, alpha, x *float32, incx int32) error {
+func Sscal(handle Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procSscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procSscal, Status(r))
 }
 
 // Sscal64 computes x = alpha*x.
 //
 // It wraps cublasSscal_64 (symbol cublasSscal_v2_64, cublas_api.h).
-func Sscal64(handle Handle, n int64, alpha, x *float32, incx int64) error {
+func Sscal64(handle Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procSscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procSscal64, Status(r))
 }
 
 // Dscal computes x = alpha*x.
 //
 // It wraps cublasDscal (symbol cublasDscal_v2, cublas_api.h).
-func Dscal(handle Handle, n int32, alpha, x *float64, incx int32) error {
+func Dscal(handle Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procDscal, Status(r))
 }
 
 // Dscal64 computes x = alpha*x.
 //
 // It wraps cublasDscal_64 (symbol cublasDscal_v2_64, cublas_api.h).
-func Dscal64(handle Handle, n int64, alpha, x *float64, incx int64) error {
+func Dscal64(handle Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procDscal64, Status(r))
 }
 
 // Cscal computes x = alpha*x.
 //
 // It wraps cublasCscal (symbol cublasCscal_v2, cublas_api.h).
-func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
+func Cscal(handle Handle, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCscal.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal, Status(r))
 }
 
 // Cscal64 computes x = alpha*x.
 //
 // It wraps cublasCscal_64 (symbol cublasCscal_v2_64, cublas_api.h).
-func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error {
+func Cscal64(handle Handle, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCscal64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal64, Status(r))
 }
 
 // Csscal computes x = alpha*x.
 //
 // It wraps cublasCsscal (symbol cublasCsscal_v2, cublas_api.h).
-func Csscal(handle Handle, n int32, alpha *float32, x *cudart.Complex, incx int32) error {
+func Csscal(handle Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCsscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCsscal, Status(r))
 }
 
 // Csscal64 computes x = alpha*x.
 //
 // It wraps cublasCsscal_64 (symbol cublasCsscal_v2_64, cublas_api.h).
-func Csscal64(handle Handle, n int64, alpha *float32, x *cudart.Complex, incx int64) error {
+func Csscal64(handle Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCsscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCsscal64, Status(r))
 }
 
 // Zscal computes x = alpha*x.
 //
 // It wraps cublasZscal (symbol cublasZscal_v2, cublas_api.h).
-func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) error {
+func Zscal(handle Handle, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZscal.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal, Status(r))
 }
 
 // Zscal64 computes x = alpha*x.
 //
 // It wraps cublasZscal_64 (symbol cublasZscal_v2_64, cublas_api.h).
-func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64) error {
+func Zscal64(handle Handle, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZscal64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal64, Status(r))
 }
 
 // Zdscal computes x = alpha*x.
 //
 // It wraps cublasZdscal (symbol cublasZdscal_v2, cublas_api.h).
-func Zdscal(handle Handle, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32) error {
+func Zdscal(handle Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZdscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZdscal, Status(r))
 }
 
 // Zdscal64 computes x = alpha*x.
 //
 // It wraps cublasZdscal_64 (symbol cublasZdscal_v2_64, cublas_api.h).
-func Zdscal64(handle Handle, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64) error {
+func Zdscal64(handle Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZdscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	alphaV := alpha.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaV), uintptr(x), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZdscal64, Status(r))
 }
 
 // AxpyEx computes y = alpha*x + y, alpha, x and y of the data types given.
 //
 // It wraps cublasAxpyEx (symbol cublasAxpyEx, cublas_api.h).
-func AxpyEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, executiontype cudart.DataType) error {
+func AxpyEx(handle Handle, n int32, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, executiontype cudart.DataType) error {
 	sym, err := procAxpyEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(alphaType))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
@@ -1526,8 +1495,6 @@ func AxpyEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1537,15 +1504,16 @@ func AxpyEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 // AxpyEx64 computes y = alpha*x + y, alpha, x and y of the data types given.
 //
 // It wraps cublasAxpyEx_64 (symbol cublasAxpyEx_64, cublas_api.h).
-func AxpyEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, executiontype cudart.DataType) error {
+func AxpyEx64(handle Handle, n int64, alpha ffi.HostOrDeviceAddr, alphaType cudart.DataType, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, executiontype cudart.DataType) error {
 	sym, err := procAxpyEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(alphaType))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
@@ -1556,8 +1524,6 @@ func AxpyEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1567,23 +1533,22 @@ func AxpyEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 // Saxpy computes y = alpha*x + y.
 //
 // It wraps cublasSaxpy (symbol cublasSaxpy_v2, cublas_api.h).
-func Saxpy(handle Handle, n int32, alpha, x *float32, incx int32, y *float32, incy int32) error {
+func Saxpy(handle Handle, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSaxpy.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1593,23 +1558,22 @@ func Saxpy(handle Handle, n int32, alpha, x *float32, incx int32, y *float32, in
 // Saxpy64 computes y = alpha*x + y.
 //
 // It wraps cublasSaxpy_64 (symbol cublasSaxpy_v2_64, cublas_api.h).
-func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, incy int64) error {
+func Saxpy64(handle Handle, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSaxpy64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1619,23 +1583,22 @@ func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, 
 // Daxpy computes y = alpha*x + y.
 //
 // It wraps cublasDaxpy (symbol cublasDaxpy_v2, cublas_api.h).
-func Daxpy(handle Handle, n int32, alpha, x *float64, incx int32, y *float64, incy int32) error {
+func Daxpy(handle Handle, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDaxpy.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1645,23 +1608,22 @@ func Daxpy(handle Handle, n int32, alpha, x *float64, incx int32, y *float64, in
 // Daxpy64 computes y = alpha*x + y.
 //
 // It wraps cublasDaxpy_64 (symbol cublasDaxpy_v2_64, cublas_api.h).
-func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, incy int64) error {
+func Daxpy64(handle Handle, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDaxpy64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1671,26 +1633,25 @@ func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, 
 // Caxpy computes y = alpha*x + y.
 //
 // It wraps cublasCaxpy (symbol cublasCaxpy_v2, cublas_api.h).
-func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Caxpy(handle Handle, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCaxpy.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1700,26 +1661,25 @@ func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cuda
 // Caxpy64 computes y = alpha*x + y.
 //
 // It wraps cublasCaxpy_64 (symbol cublasCaxpy_v2_64, cublas_api.h).
-func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Caxpy64(handle Handle, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCaxpy64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1729,26 +1689,25 @@ func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cu
 // Zaxpy computes y = alpha*x + y.
 //
 // It wraps cublasZaxpy (symbol cublasZaxpy_v2, cublas_api.h).
-func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zaxpy(handle Handle, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZaxpy.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1758,26 +1717,25 @@ func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y
 // Zaxpy64 computes y = alpha*x + y.
 //
 // It wraps cublasZaxpy_64 (symbol cublasZaxpy_v2_64, cublas_api.h).
-func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zaxpy64(handle Handle, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZaxpy64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1787,7 +1745,7 @@ func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64,
 // CopyEx copies x to y, of the data type given.
 //
 // It wraps cublasCopyEx (symbol cublasCopyEx, cublas_api.h).
-func CopyEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
+func CopyEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32) error {
 	sym, err := procCopyEx.Addr()
 	if err != nil {
 		return err
@@ -1802,8 +1760,6 @@ func CopyEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1813,7 +1769,7 @@ func CopyEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // CopyEx64 copies x to y, of the data type given.
 //
 // It wraps cublasCopyEx_64 (symbol cublasCopyEx_64, cublas_api.h).
-func CopyEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
+func CopyEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64) error {
 	sym, err := procCopyEx64.Addr()
 	if err != nil {
 		return err
@@ -1828,8 +1784,6 @@ func CopyEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1839,231 +1793,199 @@ func CopyEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // Scopy copies x to y (y = x).
 //
 // It wraps cublasScopy (symbol cublasScopy_v2, cublas_api.h).
-func Scopy(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
+func Scopy(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procScopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procScopy, Status(r))
 }
 
 // Scopy64 copies x to y (y = x).
 //
 // It wraps cublasScopy_64 (symbol cublasScopy_v2_64, cublas_api.h).
-func Scopy64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+func Scopy64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procScopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procScopy64, Status(r))
 }
 
 // Dcopy copies x to y (y = x).
 //
 // It wraps cublasDcopy (symbol cublasDcopy_v2, cublas_api.h).
-func Dcopy(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
+func Dcopy(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDcopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procDcopy, Status(r))
 }
 
 // Dcopy64 copies x to y (y = x).
 //
 // It wraps cublasDcopy_64 (symbol cublasDcopy_v2_64, cublas_api.h).
-func Dcopy64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+func Dcopy64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDcopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procDcopy64, Status(r))
 }
 
 // Ccopy copies x to y (y = x).
 //
 // It wraps cublasCcopy (symbol cublasCcopy_v2, cublas_api.h).
-func Ccopy(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Ccopy(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCcopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procCcopy, Status(r))
 }
 
 // Ccopy64 copies x to y (y = x).
 //
 // It wraps cublasCcopy_64 (symbol cublasCcopy_v2_64, cublas_api.h).
-func Ccopy64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Ccopy64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCcopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procCcopy64, Status(r))
 }
 
 // Zcopy copies x to y (y = x).
 //
 // It wraps cublasZcopy (symbol cublasZcopy_v2, cublas_api.h).
-func Zcopy(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zcopy(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZcopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procZcopy, Status(r))
 }
 
 // Zcopy64 copies x to y (y = x).
 //
 // It wraps cublasZcopy_64 (symbol cublasZcopy_v2_64, cublas_api.h).
-func Zcopy64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zcopy64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZcopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procZcopy64, Status(r))
 }
 
 // Sswap swaps x and y.
 //
 // It wraps cublasSswap (symbol cublasSswap_v2, cublas_api.h).
-func Sswap(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
+func Sswap(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procSswap, Status(r))
 }
 
 // Sswap64 swaps x and y.
 //
 // It wraps cublasSswap_64 (symbol cublasSswap_v2_64, cublas_api.h).
-func Sswap64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+func Sswap64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procSswap64, Status(r))
 }
 
 // Dswap swaps x and y.
 //
 // It wraps cublasDswap (symbol cublasDswap_v2, cublas_api.h).
-func Dswap(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
+func Dswap(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procDswap, Status(r))
 }
 
 // Dswap64 swaps x and y.
 //
 // It wraps cublasDswap_64 (symbol cublasDswap_v2_64, cublas_api.h).
-func Dswap64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+func Dswap64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procDswap64, Status(r))
 }
 
 // Cswap swaps x and y.
 //
 // It wraps cublasCswap (symbol cublasCswap_v2, cublas_api.h).
-func Cswap(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
+func Cswap(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procCswap, Status(r))
 }
 
 // Cswap64 swaps x and y.
 //
 // It wraps cublasCswap_64 (symbol cublasCswap_v2_64, cublas_api.h).
-func Cswap64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+func Cswap64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procCswap64, Status(r))
 }
 
 // Zswap swaps x and y.
 //
 // It wraps cublasZswap (symbol cublasZswap_v2, cublas_api.h).
-func Zswap(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
+func Zswap(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procZswap, Status(r))
 }
 
 // Zswap64 swaps x and y.
 //
 // It wraps cublasZswap_64 (symbol cublasZswap_v2_64, cublas_api.h).
-func Zswap64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+func Zswap64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
 	return ffiimpl.Error(procZswap64, Status(r))
 }
 
 // SwapEx swaps x and y, of the data type given.
 //
 // It wraps cublasSwapEx (symbol cublasSwapEx, cublas_api.h).
-func SwapEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
+func SwapEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32) error {
 	sym, err := procSwapEx.Addr()
 	if err != nil {
 		return err
@@ -2078,8 +2000,6 @@ func SwapEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2089,7 +2009,7 @@ func SwapEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // SwapEx64 swaps x and y, of the data type given.
 //
 // It wraps cublasSwapEx_64 (symbol cublasSwapEx_64, cublas_api.h).
-func SwapEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
+func SwapEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64) error {
 	sym, err := procSwapEx64.Addr()
 	if err != nil {
 		return err
@@ -2104,8 +2024,6 @@ func SwapEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2116,13 +2034,13 @@ func SwapEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIsamax (symbol cublasIsamax_v2, cublas_api.h).
-func Isamax(handle Handle, n int32, x *float32, incx int32, result *int32) error {
+func Isamax(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIsamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIsamax, Status(r))
 }
@@ -2131,13 +2049,13 @@ func Isamax(handle Handle, n int32, x *float32, incx int32, result *int32) error
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIsamax_64 (symbol cublasIsamax_v2_64, cublas_api.h).
-func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
+func Isamax64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIsamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIsamax64, Status(r))
 }
@@ -2146,13 +2064,13 @@ func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) err
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIdamax (symbol cublasIdamax_v2, cublas_api.h).
-func Idamax(handle Handle, n int32, x *float64, incx int32, result *int32) error {
+func Idamax(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIdamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIdamax, Status(r))
 }
@@ -2161,13 +2079,13 @@ func Idamax(handle Handle, n int32, x *float64, incx int32, result *int32) error
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIdamax_64 (symbol cublasIdamax_v2_64, cublas_api.h).
-func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
+func Idamax64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIdamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIdamax64, Status(r))
 }
@@ -2176,13 +2094,13 @@ func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) err
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIcamax (symbol cublasIcamax_v2, cublas_api.h).
-func Icamax(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
+func Icamax(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIcamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamax, Status(r))
 }
@@ -2191,13 +2109,13 @@ func Icamax(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIcamax_64 (symbol cublasIcamax_v2_64, cublas_api.h).
-func Icamax64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+func Icamax64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIcamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamax64, Status(r))
 }
@@ -2206,13 +2124,13 @@ func Icamax64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIzamax (symbol cublasIzamax_v2, cublas_api.h).
-func Izamax(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
+func Izamax(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIzamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamax, Status(r))
 }
@@ -2221,13 +2139,13 @@ func Izamax(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIzamax_64 (symbol cublasIzamax_v2_64, cublas_api.h).
-func Izamax64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+func Izamax64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIzamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamax64, Status(r))
 }
@@ -2236,13 +2154,13 @@ func Izamax64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 // counted from 1, x of the data type given.
 //
 // It wraps cublasIamaxEx (symbol cublasIamaxEx, cublas_api.h).
-func IamaxEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
+func IamaxEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIamaxEx.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(unsafe.Pointer(result)))
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(resultV))
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIamaxEx, Status(r))
 }
@@ -2251,13 +2169,13 @@ func IamaxEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, in
 // counted from 1, x of the data type given.
 //
 // It wraps cublasIamaxEx_64 (symbol cublasIamaxEx_64, cublas_api.h).
-func IamaxEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
+func IamaxEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIamaxEx64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(unsafe.Pointer(result)))
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(resultV))
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIamaxEx64, Status(r))
 }
@@ -2266,13 +2184,13 @@ func IamaxEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, 
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIsamin (symbol cublasIsamin_v2, cublas_api.h).
-func Isamin(handle Handle, n int32, x *float32, incx int32, result *int32) error {
+func Isamin(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIsamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIsamin, Status(r))
 }
@@ -2281,13 +2199,13 @@ func Isamin(handle Handle, n int32, x *float32, incx int32, result *int32) error
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIsamin_64 (symbol cublasIsamin_v2_64, cublas_api.h).
-func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
+func Isamin64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIsamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIsamin64, Status(r))
 }
@@ -2296,13 +2214,13 @@ func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) err
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIdamin (symbol cublasIdamin_v2, cublas_api.h).
-func Idamin(handle Handle, n int32, x *float64, incx int32, result *int32) error {
+func Idamin(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIdamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIdamin, Status(r))
 }
@@ -2311,13 +2229,13 @@ func Idamin(handle Handle, n int32, x *float64, incx int32, result *int32) error
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIdamin_64 (symbol cublasIdamin_v2_64, cublas_api.h).
-func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
+func Idamin64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIdamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIdamin64, Status(r))
 }
@@ -2326,13 +2244,13 @@ func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) err
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIcamin (symbol cublasIcamin_v2, cublas_api.h).
-func Icamin(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
+func Icamin(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIcamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamin, Status(r))
 }
@@ -2341,13 +2259,13 @@ func Icamin(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIcamin_64 (symbol cublasIcamin_v2_64, cublas_api.h).
-func Icamin64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+func Icamin64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIcamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamin64, Status(r))
 }
@@ -2356,13 +2274,13 @@ func Icamin64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIzamin (symbol cublasIzamin_v2, cublas_api.h).
-func Izamin(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
+func Izamin(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIzamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamin, Status(r))
 }
@@ -2371,13 +2289,13 @@ func Izamin(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 // (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
 //
 // It wraps cublasIzamin_64 (symbol cublasIzamin_v2_64, cublas_api.h).
-func Izamin64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+func Izamin64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIzamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamin64, Status(r))
 }
@@ -2386,13 +2304,13 @@ func Izamin64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 // counted from 1, x of the data type given.
 //
 // It wraps cublasIaminEx (symbol cublasIaminEx, cublas_api.h).
-func IaminEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
+func IaminEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDevice[int32]) error {
 	sym, err := procIaminEx.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(unsafe.Pointer(result)))
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(resultV))
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIaminEx, Status(r))
 }
@@ -2401,13 +2319,13 @@ func IaminEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, in
 // counted from 1, x of the data type given.
 //
 // It wraps cublasIaminEx_64 (symbol cublasIaminEx_64, cublas_api.h).
-func IaminEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
+func IaminEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDevice[int64]) error {
 	sym, err := procIaminEx64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(unsafe.Pointer(result)))
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(xType), uintptr(incx), uintptr(resultV))
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIaminEx64, Status(r))
 }
@@ -2416,22 +2334,22 @@ func IaminEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, 
 // result of the data types given.
 //
 // It wraps cublasAsumEx (symbol cublasAsumEx, cublas_api.h).
-func AsumEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType, executiontype cudart.DataType) error {
+func AsumEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, result ffi.HostOrDeviceAddr, resultType, executiontype cudart.DataType) error {
 	sym, err := procAsumEx.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2443,22 +2361,22 @@ func AsumEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // result of the data types given.
 //
 // It wraps cublasAsumEx_64 (symbol cublasAsumEx_64, cublas_api.h).
-func AsumEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType, executiontype cudart.DataType) error {
+func AsumEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, result ffi.HostOrDeviceAddr, resultType, executiontype cudart.DataType) error {
 	sym, err := procAsumEx64.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(xType))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(resultType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2469,13 +2387,13 @@ func AsumEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // Sasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasSasum (symbol cublasSasum_v2, cublas_api.h).
-func Sasum(handle Handle, n int32, x *float32, incx int32, result *float32) error {
+func Sasum(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procSasum, Status(r))
 }
@@ -2483,13 +2401,13 @@ func Sasum(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 // Sasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasSasum_64 (symbol cublasSasum_v2_64, cublas_api.h).
-func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) error {
+func Sasum64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, result ffi.HostOrDevice[float32]) error {
 	sym, err := procSasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procSasum64, Status(r))
 }
@@ -2497,13 +2415,13 @@ func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) er
 // Dasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasDasum (symbol cublasDasum_v2, cublas_api.h).
-func Dasum(handle Handle, n int32, x *float64, incx int32, result *float64) error {
+func Dasum(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDasum, Status(r))
 }
@@ -2511,13 +2429,13 @@ func Dasum(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 // Dasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasDasum_64 (symbol cublasDasum_v2_64, cublas_api.h).
-func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) error {
+func Dasum64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDasum64, Status(r))
 }
@@ -2525,13 +2443,13 @@ func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) er
 // Scasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasScasum (symbol cublasScasum_v2, cublas_api.h).
-func Scasum(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
+func Scasum(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, result ffi.HostOrDevice[float32]) error {
 	sym, err := procScasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScasum, Status(r))
 }
@@ -2539,13 +2457,13 @@ func Scasum(handle Handle, n int32, x *cudart.Complex, incx int32, result *float
 // Scasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasScasum_64 (symbol cublasScasum_v2_64, cublas_api.h).
-func Scasum64(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+func Scasum64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, result ffi.HostOrDevice[float32]) error {
 	sym, err := procScasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScasum64, Status(r))
 }
@@ -2553,13 +2471,13 @@ func Scasum64(handle Handle, n int64, x *cudart.Complex, incx int64, result *flo
 // Dzasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasDzasum (symbol cublasDzasum_v2, cublas_api.h).
-func Dzasum(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
+func Dzasum(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDzasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDzasum, Status(r))
 }
@@ -2567,13 +2485,13 @@ func Dzasum(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 // Dzasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
 //
 // It wraps cublasDzasum_64 (symbol cublasDzasum_v2_64, cublas_api.h).
-func Dzasum64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+func Dzasum64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, result ffi.HostOrDevice[float64]) error {
 	sym, err := procDzasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
-	runtime.KeepAlive(x)
+	resultV := result.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(resultV), 0)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDzasum64, Status(r))
 }
@@ -2581,23 +2499,23 @@ func Dzasum64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 // Srot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasSrot (symbol cublasSrot_v2, cublas_api.h).
-func Srot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, c, s *float32) error {
+func Srot(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, c, s ffi.HostOrDevice[float32]) error {
 	sym, err := procSrot.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2609,23 +2527,23 @@ func Srot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 // Srot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasSrot_64 (symbol cublasSrot_v2_64, cublas_api.h).
-func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, c, s *float32) error {
+func Srot64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, c, s ffi.HostOrDevice[float32]) error {
 	sym, err := procSrot64.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2637,23 +2555,23 @@ func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int
 // Drot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasDrot (symbol cublasDrot_v2, cublas_api.h).
-func Drot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, c, s *float64) error {
+func Drot(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, c, s ffi.HostOrDevice[float64]) error {
 	sym, err := procDrot.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2665,23 +2583,23 @@ func Drot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 // Drot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasDrot_64 (symbol cublasDrot_v2_64, cublas_api.h).
-func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, c, s *float64) error {
+func Drot64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, c, s ffi.HostOrDevice[float64]) error {
 	sym, err := procDrot64.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2693,25 +2611,25 @@ func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int
 // Crot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasCrot (symbol cublasCrot_v2, cublas_api.h).
-func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c *float32, s *cudart.Complex) error {
+func Crot(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCrot.Addr()
 	if err != nil {
 		return err
 	}
-	var sBuf [unsafe.Sizeof(*s) + 8]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(&sBuf)
@@ -2724,25 +2642,25 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 // Crot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasCrot_64 (symbol cublasCrot_v2_64, cublas_api.h).
-func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c *float32, s *cudart.Complex) error {
+func Crot64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCrot64.Addr()
 	if err != nil {
 		return err
 	}
-	var sBuf [unsafe.Sizeof(*s) + 8]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(&sBuf)
@@ -2755,23 +2673,23 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 // Csrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasCsrot (symbol cublasCsrot_v2, cublas_api.h).
-func Csrot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c, s *float32) error {
+func Csrot(handle Handle, n int32, x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, c, s ffi.HostOrDevice[float32]) error {
 	sym, err := procCsrot.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2783,23 +2701,23 @@ func Csrot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 // Csrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasCsrot_64 (symbol cublasCsrot_v2_64, cublas_api.h).
-func Csrot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c, s *float32) error {
+func Csrot64(handle Handle, n int64, x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, c, s ffi.HostOrDevice[float32]) error {
 	sym, err := procCsrot64.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2811,25 +2729,25 @@ func Csrot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 // Zrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasZrot (symbol cublasZrot_v2, cublas_api.h).
-func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c *float64, s *cudart.DoubleComplex) error {
+func Zrot(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZrot.Addr()
 	if err != nil {
 		return err
 	}
-	var sBuf [unsafe.Sizeof(*s) + 16]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(&sBuf)
@@ -2842,25 +2760,25 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 // Zrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasZrot_64 (symbol cublasZrot_v2_64, cublas_api.h).
-func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c *float64, s *cudart.DoubleComplex) error {
+func Zrot64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZrot64.Addr()
 	if err != nil {
 		return err
 	}
-	var sBuf [unsafe.Sizeof(*s) + 16]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(cV))
 	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(&sBuf)
@@ -2873,23 +2791,23 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 // Zdrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasZdrot (symbol cublasZdrot_v2, cublas_api.h).
-func Zdrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c, s *float64) error {
+func Zdrot(handle Handle, n int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, c, s ffi.HostOrDevice[float64]) error {
 	sym, err := procZdrot.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2901,23 +2819,23 @@ func Zdrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 // Zdrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
 //
 // It wraps cublasZdrot_64 (symbol cublasZdrot_v2_64, cublas_api.h).
-func Zdrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c, s *float64) error {
+func Zdrot64(handle Handle, n int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, c, s ffi.HostOrDevice[float64]) error {
 	sym, err := procZdrot64.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2930,11 +2848,13 @@ func Zdrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 // the data types given.
 //
 // It wraps cublasRotEx (symbol cublasRotEx, cublas_api.h).
-func RotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
+func RotEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, c, s ffi.HostOrDeviceAddr, csType, executiontype cudart.DataType) error {
 	sym, err := procRotEx.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2944,13 +2864,11 @@ func RotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(c))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	frame.Int(uintptr(csType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2963,11 +2881,13 @@ func RotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 // the data types given.
 //
 // It wraps cublasRotEx_64 (symbol cublasRotEx_64, cublas_api.h).
-func RotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
+func RotEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, c, s ffi.HostOrDeviceAddr, csType, executiontype cudart.DataType) error {
 	sym, err := procRotEx64.Addr()
 	if err != nil {
 		return err
 	}
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2977,13 +2897,11 @@ func RotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(c))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	frame.Int(uintptr(csType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
 	if err = frame.Err(); err != nil {
@@ -2996,12 +2914,16 @@ func RotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 // becoming r.
 //
 // It wraps cublasSrotg (symbol cublasSrotg_v2, cublas_api.h).
-func Srotg(handle Handle, a, b, c, s *float32) error {
+func Srotg(handle Handle, a, b, c, s ffi.HostOrDevice[float32]) error {
 	sym, err := procSrotg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
+	sV := s.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aV), uintptr(bV), uintptr(cV), uintptr(sV), 0)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -3013,12 +2935,16 @@ func Srotg(handle Handle, a, b, c, s *float32) error {
 // becoming r.
 //
 // It wraps cublasDrotg (symbol cublasDrotg_v2, cublas_api.h).
-func Drotg(handle Handle, a, b, c, s *float64) error {
+func Drotg(handle Handle, a, b, c, s ffi.HostOrDevice[float64]) error {
 	sym, err := procDrotg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
+	sV := s.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aV), uintptr(bV), uintptr(cV), uintptr(sV), 0)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -3030,21 +2956,25 @@ func Drotg(handle Handle, a, b, c, s *float64) error {
 // becoming r.
 //
 // It wraps cublasCrotg (symbol cublasCrotg_v2, cublas_api.h).
-func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) error {
+func Crotg(handle Handle, a, b ffi.HostOrDevice[cudart.Complex], c ffi.HostOrDevice[float32], s ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCrotg.Addr()
 	if err != nil {
 		return err
 	}
-	var aBuf [unsafe.Sizeof(*a) + 8]byte
-	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 8)
-	var bBuf [unsafe.Sizeof(*b) + 8]byte
-	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 8)
-	var sBuf [unsafe.Sizeof(*s) + 8]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
-	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
-	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
+	aV := a.Pointer()
+	var aBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	aP := ffiimpl.AlignedIn(aV, unsafe.Pointer(&aBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	bV := b.Pointer()
+	var bBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	bP := ffiimpl.AlignedIn(bV, unsafe.Pointer(&bBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(cV), uintptr(sP), 0)
+	ffiimpl.AlignedOut(aV, aP, unsafe.Sizeof(*new(cudart.Complex)))
+	ffiimpl.AlignedOut(bV, bP, unsafe.Sizeof(*new(cudart.Complex)))
+	ffiimpl.AlignedOut(sV, sP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
@@ -3059,21 +2989,25 @@ func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) e
 // becoming r.
 //
 // It wraps cublasZrotg (symbol cublasZrotg_v2, cublas_api.h).
-func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.DoubleComplex) error {
+func Zrotg(handle Handle, a, b ffi.HostOrDevice[cudart.DoubleComplex], c ffi.HostOrDevice[float64], s ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZrotg.Addr()
 	if err != nil {
 		return err
 	}
-	var aBuf [unsafe.Sizeof(*a) + 16]byte
-	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 16)
-	var bBuf [unsafe.Sizeof(*b) + 16]byte
-	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 16)
-	var sBuf [unsafe.Sizeof(*s) + 16]byte
-	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
-	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
-	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
+	aV := a.Pointer()
+	var aBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	aP := ffiimpl.AlignedIn(aV, unsafe.Pointer(&aBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	bV := b.Pointer()
+	var bBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	bP := ffiimpl.AlignedIn(bV, unsafe.Pointer(&bBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	cV := c.Pointer()
+	sV := s.Pointer()
+	var sBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	sP := ffiimpl.AlignedIn(sV, unsafe.Pointer(&sBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(cV), uintptr(sP), 0)
+	ffiimpl.AlignedOut(aV, aP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
+	ffiimpl.AlignedOut(bV, bP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
+	ffiimpl.AlignedOut(sV, sP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
@@ -3088,18 +3022,22 @@ func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.Doub
 // data types given.
 //
 // It wraps cublasRotgEx (symbol cublasRotgEx, cublas_api.h).
-func RotgEx(handle Handle, a, b unsafe.Pointer, abType cudart.DataType, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
+func RotgEx(handle Handle, a, b ffi.HostOrDeviceAddr, abType cudart.DataType, c, s ffi.HostOrDeviceAddr, csType, executiontype cudart.DataType) error {
 	sym, err := procRotgEx.Addr()
 	if err != nil {
 		return err
 	}
+	aV := a.Pointer()
+	bV := b.Pointer()
+	cV := c.Pointer()
+	sV := s.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
-	frame.Int(uintptr(a))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(aV))
+	frame.Int(uintptr(bV))
 	frame.Int(uintptr(abType))
-	frame.Int(uintptr(c))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(cV))
+	frame.Int(uintptr(sV))
 	frame.Int(uintptr(csType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
@@ -3117,22 +3055,21 @@ func RotgEx(handle Handle, a, b unsafe.Pointer, abType cudart.DataType, c, s uns
 // (x[i], y[i]).
 //
 // It wraps cublasSrotm (symbol cublasSrotm_v2, cublas_api.h).
-func Srotm(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, param *float32) error {
+func Srotm(handle Handle, n int32, x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, param ffi.HostOrDevice[float32]) error {
 	sym, err := procSrotm.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(param)))
+	frame.Int(uintptr(paramV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3144,22 +3081,21 @@ func Srotm(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 // (x[i], y[i]).
 //
 // It wraps cublasSrotm_64 (symbol cublasSrotm_v2_64, cublas_api.h).
-func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
+func Srotm64(handle Handle, n int64, x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, param ffi.HostOrDevice[float32]) error {
 	sym, err := procSrotm64.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(param)))
+	frame.Int(uintptr(paramV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3171,22 +3107,21 @@ func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy in
 // (x[i], y[i]).
 //
 // It wraps cublasDrotm (symbol cublasDrotm_v2, cublas_api.h).
-func Drotm(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, param *float64) error {
+func Drotm(handle Handle, n int32, x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, param ffi.HostOrDevice[float64]) error {
 	sym, err := procDrotm.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(param)))
+	frame.Int(uintptr(paramV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3198,22 +3133,21 @@ func Drotm(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 // (x[i], y[i]).
 //
 // It wraps cublasDrotm_64 (symbol cublasDrotm_v2_64, cublas_api.h).
-func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
+func Drotm64(handle Handle, n int64, x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, param ffi.HostOrDevice[float64]) error {
 	sym, err := procDrotm64.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(param)))
+	frame.Int(uintptr(paramV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3225,11 +3159,12 @@ func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy in
 // (x[i], y[i]), of the data types given.
 //
 // It wraps cublasRotmEx (symbol cublasRotmEx, cublas_api.h).
-func RotmEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
+func RotmEx(handle Handle, n int32, x ffi.DeviceAddr, xType cudart.DataType, incx int32, y ffi.DeviceAddr, yType cudart.DataType, incy int32, param ffi.HostOrDeviceAddr, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmEx.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -3239,12 +3174,10 @@ func RotmEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(param))
+	frame.Int(uintptr(paramV))
 	frame.Int(uintptr(paramType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3256,11 +3189,12 @@ func RotmEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 // (x[i], y[i]), of the data types given.
 //
 // It wraps cublasRotmEx_64 (symbol cublasRotmEx_64, cublas_api.h).
-func RotmEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
+func RotmEx64(handle Handle, n int64, x ffi.DeviceAddr, xType cudart.DataType, incx int64, y ffi.DeviceAddr, yType cudart.DataType, incy int64, param ffi.HostOrDeviceAddr, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmEx64.Addr()
 	if err != nil {
 		return err
 	}
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -3270,12 +3204,10 @@ func RotmEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(yType))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(param))
+	frame.Int(uintptr(paramV))
 	frame.Int(uintptr(paramType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
 	runtime.KeepAlive(param)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3287,12 +3219,17 @@ func RotmEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 // the second component of (sqrt(d1)*x1, sqrt(d2)*y1).
 //
 // It wraps cublasSrotmg (symbol cublasSrotmg_v2, cublas_api.h).
-func Srotmg(handle Handle, d1, d2, x1, y1, param *float32) error {
+func Srotmg(handle Handle, d1, d2, x1, y1, param ffi.HostOrDevice[float32]) error {
 	sym, err := procSrotmg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(d1)), uintptr(unsafe.Pointer(d2)), uintptr(unsafe.Pointer(x1)), uintptr(unsafe.Pointer(y1)), uintptr(unsafe.Pointer(param)))
+	d1V := d1.Pointer()
+	d2V := d2.Pointer()
+	x1V := x1.Pointer()
+	y1V := y1.Pointer()
+	paramV := param.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(d1V), uintptr(d2V), uintptr(x1V), uintptr(y1V), uintptr(paramV))
 	runtime.KeepAlive(d1)
 	runtime.KeepAlive(d2)
 	runtime.KeepAlive(x1)
@@ -3305,12 +3242,17 @@ func Srotmg(handle Handle, d1, d2, x1, y1, param *float32) error {
 // the second component of (sqrt(d1)*x1, sqrt(d2)*y1).
 //
 // It wraps cublasDrotmg (symbol cublasDrotmg_v2, cublas_api.h).
-func Drotmg(handle Handle, d1, d2, x1, y1, param *float64) error {
+func Drotmg(handle Handle, d1, d2, x1, y1, param ffi.HostOrDevice[float64]) error {
 	sym, err := procDrotmg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(d1)), uintptr(unsafe.Pointer(d2)), uintptr(unsafe.Pointer(x1)), uintptr(unsafe.Pointer(y1)), uintptr(unsafe.Pointer(param)))
+	d1V := d1.Pointer()
+	d2V := d2.Pointer()
+	x1V := x1.Pointer()
+	y1V := y1.Pointer()
+	paramV := param.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(d1V), uintptr(d2V), uintptr(x1V), uintptr(y1V), uintptr(paramV))
 	runtime.KeepAlive(d1)
 	runtime.KeepAlive(d2)
 	runtime.KeepAlive(x1)
@@ -3323,22 +3265,27 @@ func Drotmg(handle Handle, d1, d2, x1, y1, param *float64) error {
 // the second component of (sqrt(d1)*x1, sqrt(d2)*y1), of the data types given.
 //
 // It wraps cublasRotmgEx (symbol cublasRotmgEx, cublas_api.h).
-func RotmgEx(handle Handle, d1 unsafe.Pointer, d1Type cudart.DataType, d2 unsafe.Pointer, d2Type cudart.DataType, x1 unsafe.Pointer, x1Type cudart.DataType, y1 unsafe.Pointer, y1Type cudart.DataType, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
+func RotmgEx(handle Handle, d1 ffi.HostOrDeviceAddr, d1Type cudart.DataType, d2 ffi.HostOrDeviceAddr, d2Type cudart.DataType, x1 ffi.HostOrDeviceAddr, x1Type cudart.DataType, y1 ffi.HostOrDeviceAddr, y1Type cudart.DataType, param ffi.HostOrDeviceAddr, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmgEx.Addr()
 	if err != nil {
 		return err
 	}
+	d1V := d1.Pointer()
+	d2V := d2.Pointer()
+	x1V := x1.Pointer()
+	y1V := y1.Pointer()
+	paramV := param.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
-	frame.Int(uintptr(d1))
+	frame.Int(uintptr(d1V))
 	frame.Int(uintptr(d1Type))
-	frame.Int(uintptr(d2))
+	frame.Int(uintptr(d2V))
 	frame.Int(uintptr(d2Type))
-	frame.Int(uintptr(x1))
+	frame.Int(uintptr(x1V))
 	frame.Int(uintptr(x1Type))
-	frame.Int(uintptr(y1))
+	frame.Int(uintptr(y1V))
 	frame.Int(uintptr(y1Type))
-	frame.Int(uintptr(param))
+	frame.Int(uintptr(paramV))
 	frame.Int(uintptr(paramType))
 	frame.Int(uintptr(executiontype))
 	ffiimpl.Call(sym, &frame)
@@ -3356,30 +3303,29 @@ func RotmgEx(handle Handle, d1 unsafe.Pointer, d1Type cudart.DataType, d2 unsafe
 // Sgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasSgemv (symbol cublasSgemv_v2, cublas_api.h).
-func Sgemv(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
+func Sgemv(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSgemv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3389,30 +3335,29 @@ func Sgemv(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda in
 // Sgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasSgemv_64 (symbol cublasSgemv_v2_64, cublas_api.h).
-func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+func Sgemv64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSgemv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3422,30 +3367,29 @@ func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda 
 // Dgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasDgemv (symbol cublasDgemv_v2, cublas_api.h).
-func Dgemv(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
+func Dgemv(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDgemv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3455,30 +3399,29 @@ func Dgemv(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda in
 // Dgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasDgemv_64 (symbol cublasDgemv_v2_64, cublas_api.h).
-func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+func Dgemv64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDgemv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3488,36 +3431,35 @@ func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda 
 // Cgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasCgemv (symbol cublasCgemv_v2, cublas_api.h).
-func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Cgemv(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCgemv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3527,36 +3469,35 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex,
 // Cgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasCgemv_64 (symbol cublasCgemv_v2_64, cublas_api.h).
-func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Cgemv64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCgemv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3566,36 +3507,35 @@ func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Comple
 // Zgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasZgemv (symbol cublasZgemv_v2, cublas_api.h).
-func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zgemv(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZgemv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3605,36 +3545,35 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleCo
 // Zgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
 //
 // It wraps cublasZgemv_64 (symbol cublasZgemv_v2_64, cublas_api.h).
-func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zgemv64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZgemv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3644,11 +3583,13 @@ func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Double
 // Sgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasSgbmv (symbol cublasSgbmv_v2, cublas_api.h).
-func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
+func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSgbmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3656,20 +3597,17 @@ func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3679,11 +3617,13 @@ func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32
 // Sgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasSgbmv_64 (symbol cublasSgbmv_v2_64, cublas_api.h).
-func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSgbmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3691,20 +3631,17 @@ func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3714,11 +3651,13 @@ func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 // Dgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasDgbmv (symbol cublasDgbmv_v2, cublas_api.h).
-func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
+func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDgbmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3726,20 +3665,17 @@ func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3749,11 +3685,13 @@ func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64
 // Dgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasDgbmv_64 (symbol cublasDgbmv_v2_64, cublas_api.h).
-func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDgbmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3761,20 +3699,17 @@ func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3784,15 +3719,17 @@ func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 // Cgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasCgbmv (symbol cublasCgbmv_v2, cublas_api.h).
-func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCgbmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3801,21 +3738,18 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3825,15 +3759,17 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 // Cgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasCgbmv_64 (symbol cublasCgbmv_v2_64, cublas_api.h).
-func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCgbmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3842,21 +3778,18 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3866,15 +3799,17 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 // Zgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasZgbmv (symbol cublasZgbmv_v2, cublas_api.h).
-func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZgbmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3883,21 +3818,18 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3907,15 +3839,17 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 // Zgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
 //
 // It wraps cublasZgbmv_64 (symbol cublasZgbmv_v2_64, cublas_api.h).
-func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZgbmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3924,21 +3858,18 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3948,7 +3879,7 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 // Strmv computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasStrmv (symbol cublasStrmv_v2, cublas_api.h).
-func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
+func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStrmv.Addr()
 	if err != nil {
 		return err
@@ -3959,13 +3890,11 @@ func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3975,7 +3904,7 @@ func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Strmv64 computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasStrmv_64 (symbol cublasStrmv_v2_64, cublas_api.h).
-func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStrmv64.Addr()
 	if err != nil {
 		return err
@@ -3986,13 +3915,11 @@ func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4002,7 +3929,7 @@ func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Dtrmv computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasDtrmv (symbol cublasDtrmv_v2, cublas_api.h).
-func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtrmv.Addr()
 	if err != nil {
 		return err
@@ -4013,13 +3940,11 @@ func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4029,7 +3954,7 @@ func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Dtrmv64 computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasDtrmv_64 (symbol cublasDtrmv_v2_64, cublas_api.h).
-func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtrmv64.Addr()
 	if err != nil {
 		return err
@@ -4040,13 +3965,11 @@ func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4056,7 +3979,7 @@ func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ctrmv computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasCtrmv (symbol cublasCtrmv_v2, cublas_api.h).
-func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtrmv.Addr()
 	if err != nil {
 		return err
@@ -4067,13 +3990,11 @@ func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4083,7 +4004,7 @@ func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ctrmv64 computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasCtrmv_64 (symbol cublasCtrmv_v2_64, cublas_api.h).
-func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtrmv64.Addr()
 	if err != nil {
 		return err
@@ -4094,13 +4015,11 @@ func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4110,7 +4029,7 @@ func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ztrmv computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasZtrmv (symbol cublasZtrmv_v2, cublas_api.h).
-func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtrmv.Addr()
 	if err != nil {
 		return err
@@ -4121,13 +4040,11 @@ func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4137,7 +4054,7 @@ func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ztrmv64 computes x = op(A)*x for a triangular matrix A.
 //
 // It wraps cublasZtrmv_64 (symbol cublasZtrmv_v2_64, cublas_api.h).
-func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtrmv64.Addr()
 	if err != nil {
 		return err
@@ -4148,13 +4065,11 @@ func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4164,7 +4079,7 @@ func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Stbmv computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasStbmv (symbol cublasStbmv_v2, cublas_api.h).
-func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float32, lda int32, x *float32, incx int32) error {
+func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStbmv.Addr()
 	if err != nil {
 		return err
@@ -4176,13 +4091,11 @@ func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4192,7 +4105,7 @@ func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Stbmv64 computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasStbmv_64 (symbol cublasStbmv_v2_64, cublas_api.h).
-func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
+func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStbmv64.Addr()
 	if err != nil {
 		return err
@@ -4204,13 +4117,11 @@ func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4220,7 +4131,7 @@ func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Dtbmv computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasDtbmv (symbol cublasDtbmv_v2, cublas_api.h).
-func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtbmv.Addr()
 	if err != nil {
 		return err
@@ -4232,13 +4143,11 @@ func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4248,7 +4157,7 @@ func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Dtbmv64 computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasDtbmv_64 (symbol cublasDtbmv_v2_64, cublas_api.h).
-func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtbmv64.Addr()
 	if err != nil {
 		return err
@@ -4260,13 +4169,11 @@ func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4276,7 +4183,7 @@ func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Ctbmv computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasCtbmv (symbol cublasCtbmv_v2, cublas_api.h).
-func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtbmv.Addr()
 	if err != nil {
 		return err
@@ -4288,13 +4195,11 @@ func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4304,7 +4209,7 @@ func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Ctbmv64 computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasCtbmv_64 (symbol cublasCtbmv_v2_64, cublas_api.h).
-func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtbmv64.Addr()
 	if err != nil {
 		return err
@@ -4316,13 +4221,11 @@ func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4332,7 +4235,7 @@ func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Ztbmv computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasZtbmv (symbol cublasZtbmv_v2, cublas_api.h).
-func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtbmv.Addr()
 	if err != nil {
 		return err
@@ -4344,13 +4247,11 @@ func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4360,7 +4261,7 @@ func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Ztbmv64 computes x = op(A)*x for a triangular banded matrix A.
 //
 // It wraps cublasZtbmv_64 (symbol cublasZtbmv_v2_64, cublas_api.h).
-func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtbmv64.Addr()
 	if err != nil {
 		return err
@@ -4372,13 +4273,11 @@ func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4388,7 +4287,7 @@ func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Stpmv computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasStpmv (symbol cublasStpmv_v2, cublas_api.h).
-func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float32, incx int32) error {
+func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStpmv.Addr()
 	if err != nil {
 		return err
@@ -4399,12 +4298,10 @@ func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4414,7 +4311,7 @@ func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Stpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasStpmv_64 (symbol cublasStpmv_v2_64, cublas_api.h).
-func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
+func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStpmv64.Addr()
 	if err != nil {
 		return err
@@ -4425,12 +4322,10 @@ func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4440,7 +4335,7 @@ func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Dtpmv computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasDtpmv (symbol cublasDtpmv_v2, cublas_api.h).
-func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float64, incx int32) error {
+func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtpmv.Addr()
 	if err != nil {
 		return err
@@ -4451,12 +4346,10 @@ func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4466,7 +4359,7 @@ func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Dtpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasDtpmv_64 (symbol cublasDtpmv_v2_64, cublas_api.h).
-func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
+func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtpmv64.Addr()
 	if err != nil {
 		return err
@@ -4477,12 +4370,10 @@ func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4492,7 +4383,7 @@ func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ctpmv computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasCtpmv (symbol cublasCtpmv_v2, cublas_api.h).
-func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
+func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtpmv.Addr()
 	if err != nil {
 		return err
@@ -4503,12 +4394,10 @@ func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4518,7 +4407,7 @@ func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ctpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasCtpmv_64 (symbol cublasCtpmv_v2_64, cublas_api.h).
-func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
+func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtpmv64.Addr()
 	if err != nil {
 		return err
@@ -4529,12 +4418,10 @@ func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4544,7 +4431,7 @@ func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ztpmv computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasZtpmv (symbol cublasZtpmv_v2, cublas_api.h).
-func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
+func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtpmv.Addr()
 	if err != nil {
 		return err
@@ -4555,12 +4442,10 @@ func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4570,7 +4455,7 @@ func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ztpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
 //
 // It wraps cublasZtpmv_64 (symbol cublasZtpmv_v2_64, cublas_api.h).
-func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
+func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtpmv64.Addr()
 	if err != nil {
 		return err
@@ -4581,12 +4466,10 @@ func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4596,7 +4479,7 @@ func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Strsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasStrsv (symbol cublasStrsv_v2, cublas_api.h).
-func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
+func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStrsv.Addr()
 	if err != nil {
 		return err
@@ -4607,13 +4490,11 @@ func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4623,7 +4504,7 @@ func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Strsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasStrsv_64 (symbol cublasStrsv_v2_64, cublas_api.h).
-func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStrsv64.Addr()
 	if err != nil {
 		return err
@@ -4634,13 +4515,11 @@ func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4650,7 +4529,7 @@ func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Dtrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasDtrsv (symbol cublasDtrsv_v2, cublas_api.h).
-func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtrsv.Addr()
 	if err != nil {
 		return err
@@ -4661,13 +4540,11 @@ func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4677,7 +4554,7 @@ func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Dtrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasDtrsv_64 (symbol cublasDtrsv_v2_64, cublas_api.h).
-func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtrsv64.Addr()
 	if err != nil {
 		return err
@@ -4688,13 +4565,11 @@ func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4704,7 +4579,7 @@ func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ctrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasCtrsv (symbol cublasCtrsv_v2, cublas_api.h).
-func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtrsv.Addr()
 	if err != nil {
 		return err
@@ -4715,13 +4590,11 @@ func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4731,7 +4604,7 @@ func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ctrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasCtrsv_64 (symbol cublasCtrsv_v2_64, cublas_api.h).
-func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtrsv64.Addr()
 	if err != nil {
 		return err
@@ -4742,13 +4615,11 @@ func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4758,7 +4629,7 @@ func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Ztrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasZtrsv (symbol cublasZtrsv_v2, cublas_api.h).
-func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtrsv.Addr()
 	if err != nil {
 		return err
@@ -4769,13 +4640,11 @@ func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4785,7 +4654,7 @@ func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // Ztrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
 //
 // It wraps cublasZtrsv_64 (symbol cublasZtrsv_v2_64, cublas_api.h).
-func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtrsv64.Addr()
 	if err != nil {
 		return err
@@ -4796,13 +4665,11 @@ func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4813,7 +4680,7 @@ func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // overwriting b.
 //
 // It wraps cublasStpsv (symbol cublasStpsv_v2, cublas_api.h).
-func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float32, incx int32) error {
+func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStpsv.Addr()
 	if err != nil {
 		return err
@@ -4824,12 +4691,10 @@ func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4840,7 +4705,7 @@ func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // overwriting b.
 //
 // It wraps cublasStpsv_64 (symbol cublasStpsv_v2_64, cublas_api.h).
-func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
+func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStpsv64.Addr()
 	if err != nil {
 		return err
@@ -4851,12 +4716,10 @@ func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4867,7 +4730,7 @@ func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // overwriting b.
 //
 // It wraps cublasDtpsv (symbol cublasDtpsv_v2, cublas_api.h).
-func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float64, incx int32) error {
+func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtpsv.Addr()
 	if err != nil {
 		return err
@@ -4878,12 +4741,10 @@ func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4894,7 +4755,7 @@ func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // overwriting b.
 //
 // It wraps cublasDtpsv_64 (symbol cublasDtpsv_v2_64, cublas_api.h).
-func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
+func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtpsv64.Addr()
 	if err != nil {
 		return err
@@ -4905,12 +4766,10 @@ func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4921,7 +4780,7 @@ func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // overwriting b.
 //
 // It wraps cublasCtpsv (symbol cublasCtpsv_v2, cublas_api.h).
-func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
+func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtpsv.Addr()
 	if err != nil {
 		return err
@@ -4932,12 +4791,10 @@ func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4948,7 +4805,7 @@ func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // overwriting b.
 //
 // It wraps cublasCtpsv_64 (symbol cublasCtpsv_v2_64, cublas_api.h).
-func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
+func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtpsv64.Addr()
 	if err != nil {
 		return err
@@ -4959,12 +4816,10 @@ func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4975,7 +4830,7 @@ func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // overwriting b.
 //
 // It wraps cublasZtpsv (symbol cublasZtpsv_v2, cublas_api.h).
-func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
+func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtpsv.Addr()
 	if err != nil {
 		return err
@@ -4986,12 +4841,10 @@ func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5002,7 +4855,7 @@ func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 // overwriting b.
 //
 // It wraps cublasZtpsv_64 (symbol cublasZtpsv_v2_64, cublas_api.h).
-func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
+func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtpsv64.Addr()
 	if err != nil {
 		return err
@@ -5013,12 +4866,10 @@ func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5028,7 +4879,7 @@ func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 // Stbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasStbsv (symbol cublasStbsv_v2, cublas_api.h).
-func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float32, lda int32, x *float32, incx int32) error {
+func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32) error {
 	sym, err := procStbsv.Addr()
 	if err != nil {
 		return err
@@ -5040,13 +4891,11 @@ func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5056,7 +4905,7 @@ func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Stbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasStbsv_64 (symbol cublasStbsv_v2_64, cublas_api.h).
-func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
+func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64) error {
 	sym, err := procStbsv64.Addr()
 	if err != nil {
 		return err
@@ -5068,13 +4917,11 @@ func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5084,7 +4931,7 @@ func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Dtbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasDtbsv (symbol cublasDtbsv_v2, cublas_api.h).
-func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float64, lda int32, x *float64, incx int32) error {
+func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32) error {
 	sym, err := procDtbsv.Addr()
 	if err != nil {
 		return err
@@ -5096,13 +4943,11 @@ func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5112,7 +4957,7 @@ func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Dtbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasDtbsv_64 (symbol cublasDtbsv_v2_64, cublas_api.h).
-func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
+func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64) error {
 	sym, err := procDtbsv64.Addr()
 	if err != nil {
 		return err
@@ -5124,13 +4969,11 @@ func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5140,7 +4983,7 @@ func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Ctbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasCtbsv (symbol cublasCtbsv_v2, cublas_api.h).
-func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
+func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32) error {
 	sym, err := procCtbsv.Addr()
 	if err != nil {
 		return err
@@ -5152,13 +4995,11 @@ func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5168,7 +5009,7 @@ func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Ctbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasCtbsv_64 (symbol cublasCtbsv_v2_64, cublas_api.h).
-func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64) error {
 	sym, err := procCtbsv64.Addr()
 	if err != nil {
 		return err
@@ -5180,13 +5021,11 @@ func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5196,7 +5035,7 @@ func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Ztbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasZtbsv (symbol cublasZtbsv_v2, cublas_api.h).
-func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
+func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32) error {
 	sym, err := procZtbsv.Addr()
 	if err != nil {
 		return err
@@ -5208,13 +5047,11 @@ func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5224,7 +5061,7 @@ func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 // Ztbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
 //
 // It wraps cublasZtbsv_64 (symbol cublasZtbsv_v2_64, cublas_api.h).
-func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64) error {
 	sym, err := procZtbsv64.Addr()
 	if err != nil {
 		return err
@@ -5236,13 +5073,11 @@ func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5252,29 +5087,28 @@ func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 // Ssymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasSsymv (symbol cublasSsymv_v2, cublas_api.h).
-func Ssymv(handle Handle, uplo FillMode, n int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
+func Ssymv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSsymv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5284,29 +5118,28 @@ func Ssymv(handle Handle, uplo FillMode, n int32, alpha, a *float32, lda int32, 
 // Ssymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasSsymv_64 (symbol cublasSsymv_v2_64, cublas_api.h).
-func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+func Ssymv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSsymv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5316,29 +5149,28 @@ func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64
 // Dsymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasDsymv (symbol cublasDsymv_v2, cublas_api.h).
-func Dsymv(handle Handle, uplo FillMode, n int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
+func Dsymv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDsymv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5348,29 +5180,28 @@ func Dsymv(handle Handle, uplo FillMode, n int32, alpha, a *float64, lda int32, 
 // Dsymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasDsymv_64 (symbol cublasDsymv_v2_64, cublas_api.h).
-func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+func Dsymv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDsymv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5380,35 +5211,34 @@ func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64
 // Csymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasCsymv (symbol cublasCsymv_v2, cublas_api.h).
-func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Csymv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procCsymv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5418,35 +5248,34 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 // Csymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasCsymv_64 (symbol cublasCsymv_v2_64, cublas_api.h).
-func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Csymv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procCsymv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5456,35 +5285,34 @@ func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 // Zsymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasZsymv (symbol cublasZsymv_v2, cublas_api.h).
-func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zsymv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZsymv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5494,35 +5322,34 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 // Zsymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
 //
 // It wraps cublasZsymv_64 (symbol cublasZsymv_v2_64, cublas_api.h).
-func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zsymv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZsymv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5532,35 +5359,34 @@ func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 // Chemv computes y = alpha*A*x + beta*y for a Hermitian matrix A.
 //
 // It wraps cublasChemv (symbol cublasChemv_v2, cublas_api.h).
-func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Chemv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procChemv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5570,35 +5396,34 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 // Chemv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A.
 //
 // It wraps cublasChemv_64 (symbol cublasChemv_v2_64, cublas_api.h).
-func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Chemv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procChemv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5608,35 +5433,34 @@ func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 // Zhemv computes y = alpha*A*x + beta*y for a Hermitian matrix A.
 //
 // It wraps cublasZhemv (symbol cublasZhemv_v2, cublas_api.h).
-func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zhemv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZhemv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5646,35 +5470,34 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 // Zhemv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A.
 //
 // It wraps cublasZhemv_64 (symbol cublasZhemv_v2_64, cublas_api.h).
-func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zhemv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZhemv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5684,30 +5507,29 @@ func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 // Ssbmv computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
 //
 // It wraps cublasSsbmv (symbol cublasSsbmv_v2, cublas_api.h).
-func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
+func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSsbmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5717,30 +5539,29 @@ func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float32, lda int3
 // Ssbmv64 computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
 //
 // It wraps cublasSsbmv_64 (symbol cublasSsbmv_v2_64, cublas_api.h).
-func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSsbmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5750,30 +5571,29 @@ func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda in
 // Dsbmv computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
 //
 // It wraps cublasDsbmv (symbol cublasDsbmv_v2, cublas_api.h).
-func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
+func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDsbmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5783,30 +5603,29 @@ func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float64, lda int3
 // Dsbmv64 computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
 //
 // It wraps cublasDsbmv_64 (symbol cublasDsbmv_v2_64, cublas_api.h).
-func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDsbmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5816,36 +5635,35 @@ func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda in
 // Chbmv computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
 //
 // It wraps cublasChbmv (symbol cublasChbmv_v2, cublas_api.h).
-func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procChbmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5855,36 +5673,35 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, l
 // Chbmv64 computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
 //
 // It wraps cublasChbmv_64 (symbol cublasChbmv_v2_64, cublas_api.h).
-func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procChbmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5894,36 +5711,35 @@ func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex,
 // Zhbmv computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
 //
 // It wraps cublasZhbmv (symbol cublasZhbmv_v2, cublas_api.h).
-func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZhbmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5933,36 +5749,35 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComp
 // Zhbmv64 computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
 //
 // It wraps cublasZhbmv_64 (symbol cublasZhbmv_v2_64, cublas_api.h).
-func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZhbmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5973,28 +5788,27 @@ func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleCo
 // form.
 //
 // It wraps cublasSspmv (symbol cublasSspmv_v2, cublas_api.h).
-func Sspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float32, incx int32, beta, y *float32, incy int32) error {
+func Sspmv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], aP, x ffi.DevicePtr[float32], incx int32, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32) error {
 	sym, err := procSspmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6005,28 +5819,27 @@ func Sspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float32, incx in
 // form.
 //
 // It wraps cublasSspmv_64 (symbol cublasSspmv_v2_64, cublas_api.h).
-func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx int64, beta, y *float32, incy int64) error {
+func Sspmv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], aP, x ffi.DevicePtr[float32], incx int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int64) error {
 	sym, err := procSspmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6037,28 +5850,27 @@ func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx 
 // form.
 //
 // It wraps cublasDspmv (symbol cublasDspmv_v2, cublas_api.h).
-func Dspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float64, incx int32, beta, y *float64, incy int32) error {
+func Dspmv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], aP, x ffi.DevicePtr[float64], incx int32, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32) error {
 	sym, err := procDspmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6069,28 +5881,27 @@ func Dspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float64, incx in
 // form.
 //
 // It wraps cublasDspmv_64 (symbol cublasDspmv_v2_64, cublas_api.h).
-func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx int64, beta, y *float64, incy int64) error {
+func Dspmv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], aP, x ffi.DevicePtr[float64], incx int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int64) error {
 	sym, err := procDspmv64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6101,34 +5912,33 @@ func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx 
 // form.
 //
 // It wraps cublasChpmv (symbol cublasChpmv_v2, cublas_api.h).
-func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
+func Chpmv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], aP, x ffi.DevicePtr[cudart.Complex], incx int32, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32) error {
 	sym, err := procChpmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6139,34 +5949,33 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, 
 // form.
 //
 // It wraps cublasChpmv_64 (symbol cublasChpmv_v2_64, cublas_api.h).
-func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+func Chpmv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], aP, x ffi.DevicePtr[cudart.Complex], incx int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int64) error {
 	sym, err := procChpmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6177,34 +5986,33 @@ func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex
 // form.
 //
 // It wraps cublasZhpmv (symbol cublasZhpmv_v2, cublas_api.h).
-func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
+func Zhpmv(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32) error {
 	sym, err := procZhpmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6215,34 +6023,33 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleCom
 // form.
 //
 // It wraps cublasZhpmv_64 (symbol cublasZhpmv_v2_64, cublas_api.h).
-func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aP, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int64) error {
 	sym, err := procZhpmv64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(aP))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6252,27 +6059,25 @@ func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleC
 // Sger computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasSger (symbol cublasSger_v2, cublas_api.h).
-func Sger(handle Handle, m, n int32, alpha, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
+func Sger(handle Handle, m, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, a ffi.DevicePtr[float32], lda int32) error {
 	sym, err := procSger.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6282,27 +6087,25 @@ func Sger(handle Handle, m, n int32, alpha, x *float32, incx int32, y *float32, 
 // Sger64 computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasSger_64 (symbol cublasSger_v2_64, cublas_api.h).
-func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+func Sger64(handle Handle, m, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, a ffi.DevicePtr[float32], lda int64) error {
 	sym, err := procSger64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6312,27 +6115,25 @@ func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32
 // Dger computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasDger (symbol cublasDger_v2, cublas_api.h).
-func Dger(handle Handle, m, n int32, alpha, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
+func Dger(handle Handle, m, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, a ffi.DevicePtr[float64], lda int32) error {
 	sym, err := procDger.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6342,27 +6143,25 @@ func Dger(handle Handle, m, n int32, alpha, x *float64, incx int32, y *float64, 
 // Dger64 computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasDger_64 (symbol cublasDger_v2_64, cublas_api.h).
-func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+func Dger64(handle Handle, m, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, a ffi.DevicePtr[float64], lda int64) error {
 	sym, err := procDger64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6372,30 +6171,28 @@ func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64
 // Cgeru computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasCgeru (symbol cublasCgeru_v2, cublas_api.h).
-func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cgeru(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCgeru.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6405,30 +6202,28 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 // Cgeru64 computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasCgeru_64 (symbol cublasCgeru_v2_64, cublas_api.h).
-func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cgeru64(handle Handle, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCgeru64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6438,30 +6233,28 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 // Cgerc computes A = alpha*x*y^H + A, a rank-1 update.
 //
 // It wraps cublasCgerc (symbol cublasCgerc_v2, cublas_api.h).
-func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cgerc(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCgerc.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6471,30 +6264,28 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 // Cgerc64 computes A = alpha*x*y^H + A, a rank-1 update.
 //
 // It wraps cublasCgerc_64 (symbol cublasCgerc_v2_64, cublas_api.h).
-func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cgerc64(handle Handle, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCgerc64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6504,30 +6295,28 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 // Zgeru computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasZgeru (symbol cublasZgeru_v2, cublas_api.h).
-func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zgeru(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZgeru.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6537,30 +6326,28 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 // Zgeru64 computes A = alpha*x*y^T + A, a rank-1 update.
 //
 // It wraps cublasZgeru_64 (symbol cublasZgeru_v2_64, cublas_api.h).
-func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zgeru64(handle Handle, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZgeru64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6570,30 +6357,28 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 // Zgerc computes A = alpha*x*y^H + A, a rank-1 update.
 //
 // It wraps cublasZgerc (symbol cublasZgerc_v2, cublas_api.h).
-func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zgerc(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZgerc.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6603,30 +6388,28 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 // Zgerc64 computes A = alpha*x*y^H + A, a rank-1 update.
 //
 // It wraps cublasZgerc_64 (symbol cublasZgerc_v2_64, cublas_api.h).
-func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zgerc64(handle Handle, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZgerc64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6636,24 +6419,23 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 // Ssyr computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasSsyr (symbol cublasSsyr_v2, cublas_api.h).
-func Ssyr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, a *float32, lda int32) error {
+func Ssyr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, a ffi.DevicePtr[float32], lda int32) error {
 	sym, err := procSsyr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6663,24 +6445,23 @@ func Ssyr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 // Ssyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasSsyr_64 (symbol cublasSsyr_v2_64, cublas_api.h).
-func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, a *float32, lda int64) error {
+func Ssyr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, a ffi.DevicePtr[float32], lda int64) error {
 	sym, err := procSsyr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6690,24 +6471,23 @@ func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64
 // Dsyr computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasDsyr (symbol cublasDsyr_v2, cublas_api.h).
-func Dsyr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, a *float64, lda int32) error {
+func Dsyr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, a ffi.DevicePtr[float64], lda int32) error {
 	sym, err := procDsyr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6717,24 +6497,23 @@ func Dsyr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 // Dsyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasDsyr_64 (symbol cublasDsyr_v2_64, cublas_api.h).
-func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, a *float64, lda int64) error {
+func Dsyr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, a ffi.DevicePtr[float64], lda int64) error {
 	sym, err := procDsyr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6744,27 +6523,26 @@ func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64
 // Csyr computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasCsyr (symbol cublasCsyr_v2, cublas_api.h).
-func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
+func Csyr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCsyr.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6774,27 +6552,26 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx 
 // Csyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasCsyr_64 (symbol cublasCsyr_v2_64, cublas_api.h).
-func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+func Csyr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCsyr64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6804,27 +6581,26 @@ func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, inc
 // Zsyr computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasZsyr (symbol cublasZsyr_v2, cublas_api.h).
-func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
+func Zsyr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZsyr.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6834,27 +6610,26 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex,
 // Zsyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
 //
 // It wraps cublasZsyr_64 (symbol cublasZsyr_v2_64, cublas_api.h).
-func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+func Zsyr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZsyr64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6864,24 +6639,23 @@ func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComple
 // Cher computes A = alpha*x*x^H + A for a Hermitian matrix A.
 //
 // It wraps cublasCher (symbol cublasCher_v2, cublas_api.h).
-func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
+func Cher(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCher.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6891,24 +6665,23 @@ func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Compl
 // Cher64 computes A = alpha*x*x^H + A for a Hermitian matrix A.
 //
 // It wraps cublasCher_64 (symbol cublasCher_v2_64, cublas_api.h).
-func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+func Cher64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCher64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6918,24 +6691,23 @@ func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Com
 // Zher computes A = alpha*x*x^H + A for a Hermitian matrix A.
 //
 // It wraps cublasZher (symbol cublasZher_v2, cublas_api.h).
-func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
+func Zher(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZher.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6945,24 +6717,23 @@ func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.Doubl
 // Zher64 computes A = alpha*x*x^H + A for a Hermitian matrix A.
 //
 // It wraps cublasZher_64 (symbol cublasZher_v2_64, cublas_api.h).
-func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+func Zher64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZher64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6972,23 +6743,22 @@ func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.Dou
 // Sspr computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
 //
 // It wraps cublasSspr (symbol cublasSspr_v2, cublas_api.h).
-func Sspr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, aP *float32) error {
+func Sspr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, aP ffi.DevicePtr[float32]) error {
 	sym, err := procSspr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6998,23 +6768,22 @@ func Sspr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 // Sspr64 computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
 //
 // It wraps cublasSspr_64 (symbol cublasSspr_v2_64, cublas_api.h).
-func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, aP *float32) error {
+func Sspr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, aP ffi.DevicePtr[float32]) error {
 	sym, err := procSspr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7024,23 +6793,22 @@ func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64
 // Dspr computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
 //
 // It wraps cublasDspr (symbol cublasDspr_v2, cublas_api.h).
-func Dspr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, aP *float64) error {
+func Dspr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, aP ffi.DevicePtr[float64]) error {
 	sym, err := procDspr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7050,23 +6818,22 @@ func Dspr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 // Dspr64 computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
 //
 // It wraps cublasDspr_64 (symbol cublasDspr_v2_64, cublas_api.h).
-func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, aP *float64) error {
+func Dspr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, aP ffi.DevicePtr[float64]) error {
 	sym, err := procDspr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7076,23 +6843,22 @@ func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64
 // Chpr computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
 //
 // It wraps cublasChpr (symbol cublasChpr_v2, cublas_api.h).
-func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, aP *cudart.Complex) error {
+func Chpr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procChpr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7102,23 +6868,22 @@ func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Compl
 // Chpr64 computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
 //
 // It wraps cublasChpr_64 (symbol cublasChpr_v2_64, cublas_api.h).
-func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, aP *cudart.Complex) error {
+func Chpr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[cudart.Complex], incx int64, aP ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procChpr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7128,23 +6893,22 @@ func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Com
 // Zhpr computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
 //
 // It wraps cublasZhpr (symbol cublasZhpr_v2, cublas_api.h).
-func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, aP *cudart.DoubleComplex) error {
+func Zhpr(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZhpr.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7154,23 +6918,22 @@ func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.Doubl
 // Zhpr64 computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
 //
 // It wraps cublasZhpr_64 (symbol cublasZhpr_v2_64, cublas_api.h).
-func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, aP *cudart.DoubleComplex) error {
+func Zhpr64(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZhpr64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7180,27 +6943,25 @@ func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.Dou
 // Ssyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasSsyr2 (symbol cublasSsyr2_v2, cublas_api.h).
-func Ssyr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
+func Ssyr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, a ffi.DevicePtr[float32], lda int32) error {
 	sym, err := procSsyr2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7210,27 +6971,25 @@ func Ssyr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 // Ssyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasSsyr2_64 (symbol cublasSsyr2_v2_64, cublas_api.h).
-func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+func Ssyr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, a ffi.DevicePtr[float32], lda int64) error {
 	sym, err := procSsyr264.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7240,27 +6999,25 @@ func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int6
 // Dsyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasDsyr2 (symbol cublasDsyr2_v2, cublas_api.h).
-func Dsyr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
+func Dsyr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, a ffi.DevicePtr[float64], lda int32) error {
 	sym, err := procDsyr2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7270,27 +7027,25 @@ func Dsyr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 // Dsyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasDsyr2_64 (symbol cublasDsyr2_v2_64, cublas_api.h).
-func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+func Dsyr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, a ffi.DevicePtr[float64], lda int64) error {
 	sym, err := procDsyr264.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7300,30 +7055,28 @@ func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int6
 // Csyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasCsyr2 (symbol cublasCsyr2_v2, cublas_api.h).
-func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Csyr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCsyr2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7333,30 +7086,28 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 // Csyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasCsyr2_64 (symbol cublasCsyr2_v2_64, cublas_api.h).
-func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Csyr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCsyr264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7366,30 +7117,28 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 // Zsyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasZsyr2 (symbol cublasZsyr2_v2, cublas_api.h).
-func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zsyr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZsyr2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7399,30 +7148,28 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 // Zsyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
 //
 // It wraps cublasZsyr2_64 (symbol cublasZsyr2_v2_64, cublas_api.h).
-func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zsyr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZsyr264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7433,30 +7180,28 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 // A.
 //
 // It wraps cublasCher2 (symbol cublasCher2_v2, cublas_api.h).
-func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
+func Cher2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCher2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7467,30 +7212,28 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 // matrix A.
 //
 // It wraps cublasCher2_64 (symbol cublasCher2_v2_64, cublas_api.h).
-func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+func Cher264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, a ffi.DevicePtr[cudart.Complex], lda int64) error {
 	sym, err := procCher264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7501,30 +7244,28 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 // A.
 //
 // It wraps cublasZher2 (symbol cublasZher2_v2, cublas_api.h).
-func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
+func Zher2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZher2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7535,30 +7276,28 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 // matrix A.
 //
 // It wraps cublasZher2_64 (symbol cublasZher2_v2_64, cublas_api.h).
-func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+func Zher264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64) error {
 	sym, err := procZher264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7569,26 +7308,24 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 // packed form.
 //
 // It wraps cublasSspr2 (symbol cublasSspr2_v2, cublas_api.h).
-func Sspr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, y *float32, incy int32, aP *float32) error {
+func Sspr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int32, y ffi.DevicePtr[float32], incy int32, aP ffi.DevicePtr[float32]) error {
 	sym, err := procSspr2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7599,26 +7336,24 @@ func Sspr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 // packed form.
 //
 // It wraps cublasSspr2_64 (symbol cublasSspr2_v2_64, cublas_api.h).
-func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
+func Sspr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float32], x ffi.DevicePtr[float32], incx int64, y ffi.DevicePtr[float32], incy int64, aP ffi.DevicePtr[float32]) error {
 	sym, err := procSspr264.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7629,26 +7364,24 @@ func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int6
 // packed form.
 //
 // It wraps cublasDspr2 (symbol cublasDspr2_v2, cublas_api.h).
-func Dspr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, y *float64, incy int32, aP *float64) error {
+func Dspr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int32, y ffi.DevicePtr[float64], incy int32, aP ffi.DevicePtr[float64]) error {
 	sym, err := procDspr2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7659,26 +7392,24 @@ func Dspr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 // packed form.
 //
 // It wraps cublasDspr2_64 (symbol cublasDspr2_v2_64, cublas_api.h).
-func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
+func Dspr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[float64], x ffi.DevicePtr[float64], incx int64, y ffi.DevicePtr[float64], incy int64, aP ffi.DevicePtr[float64]) error {
 	sym, err := procDspr264.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7689,29 +7420,27 @@ func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int6
 // A in packed form.
 //
 // It wraps cublasChpr2 (symbol cublasChpr2_v2, cublas_api.h).
-func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, aP *cudart.Complex) error {
+func Chpr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int32, y ffi.DevicePtr[cudart.Complex], incy int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procChpr2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7722,29 +7451,27 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 // matrix A in packed form.
 //
 // It wraps cublasChpr2_64 (symbol cublasChpr2_v2_64, cublas_api.h).
-func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, aP *cudart.Complex) error {
+func Chpr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.Complex], x ffi.DevicePtr[cudart.Complex], incx int64, y ffi.DevicePtr[cudart.Complex], incy int64, aP ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procChpr264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7755,29 +7482,27 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 // A in packed form.
 //
 // It wraps cublasZhpr2 (symbol cublasZhpr2_v2, cublas_api.h).
-func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, aP *cudart.DoubleComplex) error {
+func Zhpr2(handle Handle, uplo FillMode, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int32, y ffi.DevicePtr[cudart.DoubleComplex], incy int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZhpr2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7788,29 +7513,27 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 // matrix A in packed form.
 //
 // It wraps cublasZhpr2_64 (symbol cublasZhpr2_v2_64, cublas_api.h).
-func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, aP *cudart.DoubleComplex) error {
+func Zhpr264(handle Handle, uplo FillMode, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], incx int64, y ffi.DevicePtr[cudart.DoubleComplex], incy int64, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZhpr264.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(aP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(aP)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7821,31 +7544,30 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasSgemvBatched (symbol cublasSgemvBatched, cublas_api.h).
-func SgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float32, aarray **float32, lda int32, xarray **float32, incx int32, beta *float32, yarray **float32, incy, batchCount int32) error {
+func SgemvBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[float32]], incx int32, beta ffi.HostOrDevice[float32], yarray ffi.DevicePtr[ffi.DevicePtr[float32]], incy, batchCount int32) error {
 	sym, err := procSgemvBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7856,31 +7578,30 @@ func SgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float32, aa
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasSgemvBatched_64 (symbol cublasSgemvBatched_64, cublas_api.h).
-func SgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float32, aarray **float32, lda int64, xarray **float32, incx int64, beta *float32, yarray **float32, incy, batchCount int64) error {
+func SgemvBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[float32]], incx int64, beta ffi.HostOrDevice[float32], yarray ffi.DevicePtr[ffi.DevicePtr[float32]], incy, batchCount int64) error {
 	sym, err := procSgemvBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7891,31 +7612,30 @@ func SgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float32, 
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasDgemvBatched (symbol cublasDgemvBatched, cublas_api.h).
-func DgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float64, aarray **float64, lda int32, xarray **float64, incx int32, beta *float64, yarray **float64, incy, batchCount int32) error {
+func DgemvBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[float64]], incx int32, beta ffi.HostOrDevice[float64], yarray ffi.DevicePtr[ffi.DevicePtr[float64]], incy, batchCount int32) error {
 	sym, err := procDgemvBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7926,31 +7646,30 @@ func DgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float64, aa
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasDgemvBatched_64 (symbol cublasDgemvBatched_64, cublas_api.h).
-func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float64, aarray **float64, lda int64, xarray **float64, incx int64, beta *float64, yarray **float64, incy, batchCount int64) error {
+func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[float64]], incx int64, beta ffi.HostOrDevice[float64], yarray ffi.DevicePtr[ffi.DevicePtr[float64]], incy, batchCount int64) error {
 	sym, err := procDgemvBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7961,37 +7680,36 @@ func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float64, 
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasCgemvBatched (symbol cublasCgemvBatched, cublas_api.h).
-func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, xarray **cudart.Complex, incx int32, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int32) error {
+func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incx int32, beta ffi.HostOrDevice[cudart.Complex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incy, batchCount int32) error {
 	sym, err := procCgemvBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8002,37 +7720,36 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Comp
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasCgemvBatched_64 (symbol cublasCgemvBatched_64, cublas_api.h).
-func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, xarray **cudart.Complex, incx int64, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int64) error {
+func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incx int64, beta ffi.HostOrDevice[cudart.Complex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], incy, batchCount int64) error {
 	sym, err := procCgemvBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8043,37 +7760,36 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Co
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasZgemvBatched (symbol cublasZgemvBatched, cublas_api.h).
-func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, xarray **cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int32) error {
+func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incx int32, beta ffi.HostOrDevice[cudart.DoubleComplex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incy, batchCount int32) error {
 	sym, err := procZgemvBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8084,37 +7800,36 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Doub
 // batchCount, the matrices and vectors given as arrays of device pointers.
 //
 // It wraps cublasZgemvBatched_64 (symbol cublasZgemvBatched_64, cublas_api.h).
-func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, xarray **cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int64) error {
+func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, xarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incx int64, beta ffi.HostOrDevice[cudart.DoubleComplex], yarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], incy, batchCount int64) error {
 	sym, err := procZgemvBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(xarray)))
+	frame.Int(uintptr(xarray))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(yarray)))
+	frame.Int(uintptr(yarray))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8126,34 +7841,33 @@ func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Do
 //
 // It wraps cublasSgemvStridedBatched (symbol cublasSgemvStridedBatched,
 // cublas_api.h).
-func SgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda int32, strideA int64, x *float32, incx int32, stridex int64, beta, y *float32, incy int32, stridey int64, batchCount int32) error {
+func SgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, strideA int64, x ffi.DevicePtr[float32], incx int32, stridex int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy int32, stridey int64, batchCount int32) error {
 	sym, err := procSgemvStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8165,34 +7879,33 @@ func SgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *f
 //
 // It wraps cublasSgemvStridedBatched_64 (symbol cublasSgemvStridedBatched_64,
 // cublas_api.h).
-func SgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda, strideA int64, x *float32, incx, stridex int64, beta, y *float32, incy, stridey, batchCount int64) error {
+func SgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda, strideA int64, x ffi.DevicePtr[float32], incx, stridex int64, beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], incy, stridey, batchCount int64) error {
 	sym, err := procSgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8204,34 +7917,33 @@ func SgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 //
 // It wraps cublasDgemvStridedBatched (symbol cublasDgemvStridedBatched,
 // cublas_api.h).
-func DgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda int32, strideA int64, x *float64, incx int32, stridex int64, beta, y *float64, incy int32, stridey int64, batchCount int32) error {
+func DgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, strideA int64, x ffi.DevicePtr[float64], incx int32, stridex int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy int32, stridey int64, batchCount int32) error {
 	sym, err := procDgemvStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8243,34 +7955,33 @@ func DgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *f
 //
 // It wraps cublasDgemvStridedBatched_64 (symbol cublasDgemvStridedBatched_64,
 // cublas_api.h).
-func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda, strideA int64, x *float64, incx, stridex int64, beta, y *float64, incy, stridey, batchCount int64) error {
+func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda, strideA int64, x ffi.DevicePtr[float64], incx, stridex int64, beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], incy, stridey, batchCount int64) error {
 	sym, err := procDgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8282,40 +7993,39 @@ func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 //
 // It wraps cublasCgemvStridedBatched (symbol cublasCgemvStridedBatched,
 // cublas_api.h).
-func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, strideA int64, x *cudart.Complex, incx int32, stridex int64, beta, y *cudart.Complex, incy int32, stridey int64, batchCount int32) error {
+func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, x ffi.DevicePtr[cudart.Complex], incx int32, stridex int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy int32, stridey int64, batchCount int32) error {
 	sym, err := procCgemvStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8327,40 +8037,39 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 //
 // It wraps cublasCgemvStridedBatched_64 (symbol cublasCgemvStridedBatched_64,
 // cublas_api.h).
-func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda, strideA int64, x *cudart.Complex, incx, stridex int64, beta, y *cudart.Complex, incy, stridey, batchCount int64) error {
+func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda, strideA int64, x ffi.DevicePtr[cudart.Complex], incx, stridex int64, beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], incy, stridey, batchCount int64) error {
 	sym, err := procCgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8372,40 +8081,39 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 //
 // It wraps cublasZgemvStridedBatched (symbol cublasZgemvStridedBatched,
 // cublas_api.h).
-func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, x *cudart.DoubleComplex, incx int32, stridex int64, beta, y *cudart.DoubleComplex, incy int32, stridey int64, batchCount int32) error {
+func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, stridex int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy int32, stridey int64, batchCount int32) error {
 	sym, err := procZgemvStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8417,40 +8125,39 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 //
 // It wraps cublasZgemvStridedBatched_64 (symbol cublasZgemvStridedBatched_64,
 // cublas_api.h).
-func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, x *cudart.DoubleComplex, incx, stridex int64, beta, y *cudart.DoubleComplex, incy, stridey, batchCount int64) error {
+func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda, strideA int64, x ffi.DevicePtr[cudart.DoubleComplex], incx, stridex int64, beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], incy, stridey, batchCount int64) error {
 	sym, err := procZgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8461,11 +8168,13 @@ func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 // m×n.
 //
 // It wraps cublasSgemm (symbol cublasSgemm_v2, cublas_api.h).
-func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSgemm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8473,20 +8182,17 @@ func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8497,11 +8203,13 @@ func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 // m×n.
 //
 // It wraps cublasSgemm_64 (symbol cublasSgemm_v2_64, cublas_api.h).
-func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSgemm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8509,20 +8217,17 @@ func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8533,11 +8238,13 @@ func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 // m×n.
 //
 // It wraps cublasDgemm (symbol cublasDgemm_v2, cublas_api.h).
-func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDgemm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8545,20 +8252,17 @@ func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8569,11 +8273,13 @@ func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 // m×n.
 //
 // It wraps cublasDgemm_64 (symbol cublasDgemm_v2_64, cublas_api.h).
-func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDgemm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8581,20 +8287,17 @@ func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8605,15 +8308,17 @@ func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 // m×n.
 //
 // It wraps cublasCgemm (symbol cublasCgemm_v2, cublas_api.h).
-func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCgemm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8622,21 +8327,18 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8647,15 +8349,17 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 // m×n.
 //
 // It wraps cublasCgemm_64 (symbol cublasCgemm_v2_64, cublas_api.h).
-func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCgemm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8664,21 +8368,18 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8689,15 +8390,17 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 // reduction (three real matrix products for each complex one).
 //
 // It wraps cublasCgemm3m (symbol cublasCgemm3m, cublas_api.h).
-func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCgemm3m.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8706,21 +8409,18 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8731,15 +8431,17 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 // reduction (three real matrix products for each complex one).
 //
 // It wraps cublasCgemm3m_64 (symbol cublasCgemm3m_64, cublas_api.h).
-func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCgemm3m64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8748,21 +8450,18 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8773,15 +8472,17 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 // reduction, A, B and C of the data types given.
 //
 // It wraps cublasCgemm3mEx (symbol cublasCgemm3mEx, cublas_api.h).
-func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemm3mEx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8803,11 +8504,8 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8818,15 +8516,17 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 // reduction, A, B and C of the data types given.
 //
 // It wraps cublasCgemm3mEx_64 (symbol cublasCgemm3mEx_64, cublas_api.h).
-func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemm3mEx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8848,11 +8548,8 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8863,15 +8560,17 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 // m×n.
 //
 // It wraps cublasZgemm (symbol cublasZgemm_v2, cublas_api.h).
-func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZgemm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8880,21 +8579,18 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8905,15 +8601,17 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 // m×n.
 //
 // It wraps cublasZgemm_64 (symbol cublasZgemm_v2_64, cublas_api.h).
-func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZgemm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8922,21 +8620,18 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8947,15 +8642,17 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 // reduction (three real matrix products for each complex one).
 //
 // It wraps cublasZgemm3m (symbol cublasZgemm3m, cublas_api.h).
-func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZgemm3m.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8964,21 +8661,18 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8989,15 +8683,17 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 // reduction (three real matrix products for each complex one).
 //
 // It wraps cublasZgemm3m_64 (symbol cublasZgemm3m_64, cublas_api.h).
-func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZgemm3m64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9006,21 +8702,18 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9031,11 +8724,13 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 // S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasSgemmEx (symbol cublasSgemmEx, cublas_api.h).
-func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procSgemmEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9043,23 +8738,20 @@ func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9070,11 +8762,13 @@ func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *floa
 // for S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasSgemmEx_64 (symbol cublasSgemmEx_64, cublas_api.h).
-func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procSgemmEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9082,23 +8776,20 @@ func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *fl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9109,11 +8800,13 @@ func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *fl
 // given and the arithmetic of computeType.
 //
 // It wraps cublasGemmEx (symbol cublasGemmEx, cublas_api.h).
-func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32, computeType ComputeType, algo GemmAlgo) error {
+func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9121,14 +8814,14 @@ func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a uns
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -9136,10 +8829,7 @@ func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a uns
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9150,11 +8840,13 @@ func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a uns
 // types given and the arithmetic of computeType.
 //
 // It wraps cublasGemmEx_64 (symbol cublasGemmEx_64, cublas_api.h).
-func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64, computeType ComputeType, algo GemmAlgo) error {
+func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9162,14 +8854,14 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -9177,10 +8869,7 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9191,15 +8880,17 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 // S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasCgemmEx (symbol cublasCgemmEx, cublas_api.h).
-func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemmEx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9221,11 +8912,8 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9236,15 +8924,17 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 // for S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasCgemmEx_64 (symbol cublasCgemmEx_64, cublas_api.h).
-func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemmEx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -9266,11 +8956,8 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9281,28 +8968,28 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 // symmetric matrix C.
 //
 // It wraps cublasSsyrk (symbol cublasSsyrk_v2, cublas_api.h).
-func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, beta, c *float32, ldc int32) error {
+func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSsyrk.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9313,28 +9000,28 @@ func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 // symmetric matrix C.
 //
 // It wraps cublasSsyrk_64 (symbol cublasSsyrk_v2_64, cublas_api.h).
-func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, beta, c *float32, ldc int64) error {
+func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSsyrk64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9345,28 +9032,28 @@ func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 // symmetric matrix C.
 //
 // It wraps cublasDsyrk (symbol cublasDsyrk_v2, cublas_api.h).
-func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, beta, c *float64, ldc int32) error {
+func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDsyrk.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9377,28 +9064,28 @@ func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 // symmetric matrix C.
 //
 // It wraps cublasDsyrk_64 (symbol cublasDsyrk_v2_64, cublas_api.h).
-func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, beta, c *float64, ldc int64) error {
+func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDsyrk64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9409,15 +9096,17 @@ func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 // symmetric matrix C.
 //
 // It wraps cublasCsyrk (symbol cublasCsyrk_v2, cublas_api.h).
-func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, beta, c *cudart.Complex, ldc int32) error {
+func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCsyrk.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9425,18 +9114,16 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9447,15 +9134,17 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 // symmetric matrix C.
 //
 // It wraps cublasCsyrk_64 (symbol cublasCsyrk_v2_64, cublas_api.h).
-func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, beta, c *cudart.Complex, ldc int64) error {
+func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCsyrk64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9463,18 +9152,16 @@ func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9485,15 +9172,17 @@ func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 // symmetric matrix C.
 //
 // It wraps cublasZsyrk (symbol cublasZsyrk_v2, cublas_api.h).
-func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZsyrk.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9501,18 +9190,16 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9523,15 +9210,17 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 // symmetric matrix C.
 //
 // It wraps cublasZsyrk_64 (symbol cublasZsyrk_v2_64, cublas_api.h).
-func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZsyrk64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9539,18 +9228,16 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9561,15 +9248,17 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 // precision, A and C of the data types given.
 //
 // It wraps cublasCsyrkEx (symbol cublasCsyrkEx, cublas_api.h).
-func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrkEx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9587,10 +9276,8 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9601,15 +9288,17 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 // precision, A and C of the data types given.
 //
 // It wraps cublasCsyrkEx_64 (symbol cublasCsyrkEx_64, cublas_api.h).
-func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrkEx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9627,10 +9316,8 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9641,15 +9328,17 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 // reduction, A and C of the data types given.
 //
 // It wraps cublasCsyrk3mEx (symbol cublasCsyrk3mEx, cublas_api.h).
-func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrk3mEx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9667,10 +9356,8 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9681,15 +9368,17 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 // complexity reduction, A and C of the data types given.
 //
 // It wraps cublasCsyrk3mEx_64 (symbol cublasCsyrk3mEx_64, cublas_api.h).
-func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrk3mEx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -9707,10 +9396,8 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9721,28 +9408,28 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 // Hermitian matrix C.
 //
 // It wraps cublasCherk (symbol cublasCherk_v2, cublas_api.h).
-func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a *cudart.Complex, lda int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCherk.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9753,28 +9440,28 @@ func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 // Hermitian matrix C.
 //
 // It wraps cublasCherk_64 (symbol cublasCherk_v2_64, cublas_api.h).
-func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a *cudart.Complex, lda int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCherk64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9785,28 +9472,28 @@ func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *f
 // Hermitian matrix C.
 //
 // It wraps cublasZherk (symbol cublasZherk_v2, cublas_api.h).
-func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float64, a *cudart.DoubleComplex, lda int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZherk.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9817,28 +9504,28 @@ func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 // Hermitian matrix C.
 //
 // It wraps cublasZherk_64 (symbol cublasZherk_v2_64, cublas_api.h).
-func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float64, a *cudart.DoubleComplex, lda int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZherk64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9849,30 +9536,30 @@ func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *f
 // precision, A and C of the data types given.
 //
 // It wraps cublasCherkEx (symbol cublasCherkEx, cublas_api.h).
-func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCherkEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9883,30 +9570,30 @@ func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *f
 // precision, A and C of the data types given.
 //
 // It wraps cublasCherkEx_64 (symbol cublasCherkEx_64, cublas_api.h).
-func CherkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CherkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCherkEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9917,30 +9604,30 @@ func CherkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 // reduction, A and C of the data types given.
 //
 // It wraps cublasCherk3mEx (symbol cublasCherk3mEx, cublas_api.h).
-func Cherk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Cherk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int32, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCherk3mEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9951,30 +9638,30 @@ func Cherk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 // complexity reduction, A and C of the data types given.
 //
 // It wraps cublasCherk3mEx_64 (symbol cublasCherk3mEx_64, cublas_api.h).
-func Cherk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Cherk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DeviceAddr, atype cudart.DataType, lda int64, beta ffi.HostOrDevice[float32], c ffi.DeviceAddr, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCherk3mEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9985,31 +9672,30 @@ func Cherk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 // update of the symmetric matrix C.
 //
 // It wraps cublasSsyr2k (symbol cublasSsyr2k_v2, cublas_api.h).
-func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSsyr2k.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10020,31 +9706,30 @@ func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // rank-2k update of the symmetric matrix C.
 //
 // It wraps cublasSsyr2k_64 (symbol cublasSsyr2k_v2_64, cublas_api.h).
-func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10055,31 +9740,30 @@ func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // update of the symmetric matrix C.
 //
 // It wraps cublasDsyr2k (symbol cublasDsyr2k_v2, cublas_api.h).
-func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDsyr2k.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10090,31 +9774,30 @@ func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // rank-2k update of the symmetric matrix C.
 //
 // It wraps cublasDsyr2k_64 (symbol cublasDsyr2k_v2_64, cublas_api.h).
-func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10125,15 +9808,17 @@ func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // update of the symmetric matrix C.
 //
 // It wraps cublasCsyr2k (symbol cublasCsyr2k_v2, cublas_api.h).
-func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCsyr2k.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10141,21 +9826,18 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10166,15 +9848,17 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // rank-2k update of the symmetric matrix C.
 //
 // It wraps cublasCsyr2k_64 (symbol cublasCsyr2k_v2_64, cublas_api.h).
-func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10182,21 +9866,18 @@ func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10207,15 +9888,17 @@ func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // update of the symmetric matrix C.
 //
 // It wraps cublasZsyr2k (symbol cublasZsyr2k_v2, cublas_api.h).
-func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZsyr2k.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10223,21 +9906,18 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10248,15 +9928,17 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // rank-2k update of the symmetric matrix C.
 //
 // It wraps cublasZsyr2k_64 (symbol cublasZsyr2k_v2_64, cublas_api.h).
-func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10264,21 +9946,18 @@ func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10289,13 +9968,15 @@ func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // a rank-2k update of the Hermitian matrix C.
 //
 // It wraps cublasCher2k (symbol cublasCher2k_v2, cublas_api.h).
-func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCher2k.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10303,20 +9984,17 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10327,13 +10005,15 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // beta*C, a rank-2k update of the Hermitian matrix C.
 //
 // It wraps cublasCher2k_64 (symbol cublasCher2k_v2_64, cublas_api.h).
-func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCher2k64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10341,20 +10021,17 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10365,13 +10042,15 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // a rank-2k update of the Hermitian matrix C.
 //
 // It wraps cublasZher2k (symbol cublasZher2k_v2, cublas_api.h).
-func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZher2k.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10379,20 +10058,17 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10403,13 +10079,15 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // beta*C, a rank-2k update of the Hermitian matrix C.
 //
 // It wraps cublasZher2k_64 (symbol cublasZher2k_v2_64, cublas_api.h).
-func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZher2k64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10417,20 +10095,17 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10441,31 +10116,30 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasSsyrkx (symbol cublasSsyrkx, cublas_api.h).
-func Ssyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Ssyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSsyrkx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10476,31 +10150,30 @@ func Ssyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasSsyrkx_64 (symbol cublasSsyrkx_64, cublas_api.h).
-func Ssyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+func Ssyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSsyrkx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10511,31 +10184,30 @@ func Ssyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasDsyrkx (symbol cublasDsyrkx, cublas_api.h).
-func Dsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDsyrkx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10546,31 +10218,30 @@ func Dsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasDsyrkx_64 (symbol cublasDsyrkx_64, cublas_api.h).
-func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDsyrkx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10581,15 +10252,17 @@ func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasCsyrkx (symbol cublasCsyrkx, cublas_api.h).
-func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCsyrkx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10597,21 +10270,18 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10622,15 +10292,17 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasCsyrkx_64 (symbol cublasCsyrkx_64, cublas_api.h).
-func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCsyrkx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10638,21 +10310,18 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10663,15 +10332,17 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasZsyrkx (symbol cublasZsyrkx, cublas_api.h).
-func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZsyrkx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10679,21 +10350,18 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10704,15 +10372,17 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // symmetric, updating one triangle of C.
 //
 // It wraps cublasZsyrkx_64 (symbol cublasZsyrkx_64, cublas_api.h).
-func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZsyrkx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10720,21 +10390,18 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10745,13 +10412,15 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // Hermitian, updating one triangle of C.
 //
 // It wraps cublasCherkx (symbol cublasCherkx, cublas_api.h).
-func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
+func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCherkx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10759,20 +10428,17 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10783,13 +10449,15 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // Hermitian, updating one triangle of C.
 //
 // It wraps cublasCherkx_64 (symbol cublasCherkx_64, cublas_api.h).
-func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
+func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCherkx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10797,20 +10465,17 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10821,13 +10486,15 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // Hermitian, updating one triangle of C.
 //
 // It wraps cublasZherkx (symbol cublasZherkx, cublas_api.h).
-func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
+func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZherkx.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10835,20 +10502,17 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10859,13 +10523,15 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 // Hermitian, updating one triangle of C.
 //
 // It wraps cublasZherkx_64 (symbol cublasZherkx_64, cublas_api.h).
-func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZherkx64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
@@ -10873,20 +10539,17 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10897,31 +10560,30 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasSsymm (symbol cublasSsymm_v2, cublas_api.h).
-func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSsymm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10932,31 +10594,30 @@ func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasSsymm_64 (symbol cublasSsymm_v2_64, cublas_api.h).
-func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSsymm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10967,31 +10628,30 @@ func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasDsymm (symbol cublasDsymm_v2, cublas_api.h).
-func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDsymm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11002,31 +10662,30 @@ func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasDsymm_64 (symbol cublasDsymm_v2_64, cublas_api.h).
-func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDsymm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11037,15 +10696,17 @@ func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasCsymm (symbol cublasCsymm_v2, cublas_api.h).
-func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCsymm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11053,21 +10714,18 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11078,15 +10736,17 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasCsymm_64 (symbol cublasCsymm_v2_64, cublas_api.h).
-func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCsymm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11094,21 +10754,18 @@ func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11119,15 +10776,17 @@ func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasZsymm (symbol cublasZsymm_v2, cublas_api.h).
-func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZsymm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11135,21 +10794,18 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11160,15 +10816,17 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 // (side right) for a symmetric matrix A.
 //
 // It wraps cublasZsymm_64 (symbol cublasZsymm_v2_64, cublas_api.h).
-func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZsymm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11176,21 +10834,18 @@ func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11201,15 +10856,17 @@ func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // (side right) for a Hermitian matrix A.
 //
 // It wraps cublasChemm (symbol cublasChemm_v2, cublas_api.h).
-func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procChemm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11217,21 +10874,18 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11242,15 +10896,17 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 // (side right) for a Hermitian matrix A.
 //
 // It wraps cublasChemm_64 (symbol cublasChemm_v2_64, cublas_api.h).
-func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procChemm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11258,21 +10914,18 @@ func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11283,15 +10936,17 @@ func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // (side right) for a Hermitian matrix A.
 //
 // It wraps cublasZhemm (symbol cublasZhemm_v2, cublas_api.h).
-func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZhemm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11299,21 +10954,18 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11324,15 +10976,17 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 // (side right) for a Hermitian matrix A.
 //
 // It wraps cublasZhemm_64 (symbol cublasZhemm_v2_64, cublas_api.h).
-func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZhemm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11340,21 +10994,18 @@ func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11365,11 +11016,12 @@ func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 // for X, A triangular, X overwriting B.
 //
 // It wraps cublasStrsm (symbol cublasStrsm_v2, cublas_api.h).
-func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32) error {
+func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32) error {
 	sym, err := procStrsm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11378,15 +11030,13 @@ func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11397,11 +11047,12 @@ func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for X, A triangular, X overwriting B.
 //
 // It wraps cublasStrsm_64 (symbol cublasStrsm_v2_64, cublas_api.h).
-func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64) error {
+func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64) error {
 	sym, err := procStrsm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11410,15 +11061,13 @@ func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11429,11 +11078,12 @@ func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // for X, A triangular, X overwriting B.
 //
 // It wraps cublasDtrsm (symbol cublasDtrsm_v2, cublas_api.h).
-func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32) error {
+func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32) error {
 	sym, err := procDtrsm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11442,15 +11092,13 @@ func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11461,11 +11109,12 @@ func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for X, A triangular, X overwriting B.
 //
 // It wraps cublasDtrsm_64 (symbol cublasDtrsm_v2_64, cublas_api.h).
-func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64) error {
+func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64) error {
 	sym, err := procDtrsm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11474,15 +11123,13 @@ func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11493,13 +11140,14 @@ func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // for X, A triangular, X overwriting B.
 //
 // It wraps cublasCtrsm (symbol cublasCtrsm_v2, cublas_api.h).
-func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32) error {
+func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32) error {
 	sym, err := procCtrsm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11509,15 +11157,13 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11528,13 +11174,14 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for X, A triangular, X overwriting B.
 //
 // It wraps cublasCtrsm_64 (symbol cublasCtrsm_v2_64, cublas_api.h).
-func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64) error {
+func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64) error {
 	sym, err := procCtrsm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11544,15 +11191,13 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11563,13 +11208,14 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // for X, A triangular, X overwriting B.
 //
 // It wraps cublasZtrsm (symbol cublasZtrsm_v2, cublas_api.h).
-func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32) error {
+func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) error {
 	sym, err := procZtrsm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11579,15 +11225,13 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11598,13 +11242,14 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for X, A triangular, X overwriting B.
 //
 // It wraps cublasZtrsm_64 (symbol cublasZtrsm_v2_64, cublas_api.h).
-func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64) error {
+func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64) error {
 	sym, err := procZtrsm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11614,15 +11259,13 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11633,11 +11276,12 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // right) for a triangular matrix A.
 //
 // It wraps cublasStrmm (symbol cublasStrmm_v2, cublas_api.h).
-func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32, c *float32, ldc int32) error {
+func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procStrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11646,18 +11290,15 @@ func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11668,11 +11309,12 @@ func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for a triangular matrix A.
 //
 // It wraps cublasStrmm_64 (symbol cublasStrmm_v2_64, cublas_api.h).
-func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
+func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, b ffi.DevicePtr[float32], ldb int64, c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procStrmm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11681,18 +11323,15 @@ func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11703,11 +11342,12 @@ func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // right) for a triangular matrix A.
 //
 // It wraps cublasDtrmm (symbol cublasDtrmm_v2, cublas_api.h).
-func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32, c *float64, ldc int32) error {
+func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDtrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11716,18 +11356,15 @@ func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11738,11 +11375,12 @@ func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for a triangular matrix A.
 //
 // It wraps cublasDtrmm_64 (symbol cublasDtrmm_v2_64, cublas_api.h).
-func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
+func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, b ffi.DevicePtr[float64], ldb int64, c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDtrmm64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11751,18 +11389,15 @@ func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11773,13 +11408,14 @@ func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // right) for a triangular matrix A.
 //
 // It wraps cublasCtrmm (symbol cublasCtrmm_v2, cublas_api.h).
-func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
+func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCtrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11789,18 +11425,15 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11811,13 +11444,14 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for a triangular matrix A.
 //
 // It wraps cublasCtrmm_64 (symbol cublasCtrmm_v2_64, cublas_api.h).
-func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
+func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, b ffi.DevicePtr[cudart.Complex], ldb int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCtrmm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11827,18 +11461,15 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11849,13 +11480,14 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // right) for a triangular matrix A.
 //
 // It wraps cublasZtrmm (symbol cublasZtrmm_v2, cublas_api.h).
-func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
+func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZtrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11865,18 +11497,15 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11887,13 +11516,14 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 // right) for a triangular matrix A.
 //
 // It wraps cublasZtrmm_64 (symbol cublasZtrmm_v2_64, cublas_api.h).
-func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
+func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZtrmm64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11903,18 +11533,15 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11925,11 +11552,13 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 // batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasSgemmBatched (symbol cublasSgemmBatched, cublas_api.h).
-func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *float32, aarray **float32, lda int32, barray **float32, ldb int32, beta *float32, carray **float32, ldc, batchCount int32) error {
+func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, beta ffi.HostOrDevice[float32], carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc, batchCount int32) error {
 	sym, err := procSgemmBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11937,21 +11566,18 @@ func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11962,11 +11588,13 @@ func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 // < batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasSgemmBatched_64 (symbol cublasSgemmBatched_64, cublas_api.h).
-func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float32, aarray **float32, lda int64, barray **float32, ldb int64, beta *float32, carray **float32, ldc, batchCount int64) error {
+func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float32], aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int64, beta ffi.HostOrDevice[float32], carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc, batchCount int64) error {
 	sym, err := procSgemmBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11974,21 +11602,18 @@ func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11999,11 +11624,13 @@ func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 // batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasDgemmBatched (symbol cublasDgemmBatched, cublas_api.h).
-func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *float64, aarray **float64, lda int32, barray **float64, ldb int32, beta *float64, carray **float64, ldc, batchCount int32) error {
+func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, beta ffi.HostOrDevice[float64], carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc, batchCount int32) error {
 	sym, err := procDgemmBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12011,21 +11638,18 @@ func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12036,11 +11660,13 @@ func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 // < batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasDgemmBatched_64 (symbol cublasDgemmBatched_64, cublas_api.h).
-func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float64, aarray **float64, lda int64, barray **float64, ldb int64, beta *float64, carray **float64, ldc, batchCount int64) error {
+func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float64], aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int64, beta ffi.HostOrDevice[float64], carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc, batchCount int64) error {
 	sym, err := procDgemmBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12048,21 +11674,18 @@ func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12073,15 +11696,17 @@ func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 // batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasCgemmBatched (symbol cublasCgemmBatched, cublas_api.h).
-func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
+func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc, batchCount int32) error {
 	sym, err := procCgemmBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12090,22 +11715,19 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12116,15 +11738,17 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 // < batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasCgemmBatched_64 (symbol cublasCgemmBatched_64, cublas_api.h).
-func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
+func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int64, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc, batchCount int64) error {
 	sym, err := procCgemmBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12133,22 +11757,19 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12160,15 +11781,17 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 // reduction.
 //
 // It wraps cublasCgemm3mBatched (symbol cublasCgemm3mBatched, cublas_api.h).
-func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
+func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc, batchCount int32) error {
 	sym, err := procCgemm3mBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12177,22 +11800,19 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12205,15 +11825,17 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 //
 // It wraps cublasCgemm3mBatched_64 (symbol cublasCgemm3mBatched_64,
 // cublas_api.h).
-func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
+func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int64, beta ffi.HostOrDevice[cudart.Complex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc, batchCount int64) error {
 	sym, err := procCgemm3mBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12222,22 +11844,19 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12248,15 +11867,17 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 // batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasZgemmBatched (symbol cublasZgemmBatched, cublas_api.h).
-func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, barray **cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int32) error {
+func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc, batchCount int32) error {
 	sym, err := procZgemmBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12265,22 +11886,19 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12291,15 +11909,17 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 // < batchCount, the matrices given as arrays of device pointers.
 //
 // It wraps cublasZgemmBatched_64 (symbol cublasZgemmBatched_64, cublas_api.h).
-func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, barray **cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int64) error {
+func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int64, beta ffi.HostOrDevice[cudart.DoubleComplex], carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc, batchCount int64) error {
 	sym, err := procZgemmBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12308,22 +11928,19 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12335,11 +11952,13 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 //
 // It wraps cublasSgemmStridedBatched (symbol cublasSgemmStridedBatched,
 // cublas_api.h).
-func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float32, lda int32, strideA int64, b *float32, ldb int32, strideB int64, beta, c *float32, ldc int32, strideC int64, batchCount int32) error {
+func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, strideA int64, b ffi.DevicePtr[float32], ldb int32, strideB int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procSgemmStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12347,24 +11966,21 @@ func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12376,11 +11992,13 @@ func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 //
 // It wraps cublasSgemmStridedBatched_64 (symbol cublasSgemmStridedBatched_64,
 // cublas_api.h).
-func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda, strideA int64, b *float32, ldb, strideB int64, beta, c *float32, ldc, strideC, batchCount int64) error {
+func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda, strideA int64, b ffi.DevicePtr[float32], ldb, strideB int64, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc, strideC, batchCount int64) error {
 	sym, err := procSgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12388,24 +12006,21 @@ func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12417,11 +12032,13 @@ func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 //
 // It wraps cublasDgemmStridedBatched (symbol cublasDgemmStridedBatched,
 // cublas_api.h).
-func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float64, lda int32, strideA int64, b *float64, ldb int32, strideB int64, beta, c *float64, ldc int32, strideC int64, batchCount int32) error {
+func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, strideA int64, b ffi.DevicePtr[float64], ldb int32, strideB int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procDgemmStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12429,24 +12046,21 @@ func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12458,11 +12072,13 @@ func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 //
 // It wraps cublasDgemmStridedBatched_64 (symbol cublasDgemmStridedBatched_64,
 // cublas_api.h).
-func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda, strideA int64, b *float64, ldb, strideB int64, beta, c *float64, ldc, strideC, batchCount int64) error {
+func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda, strideA int64, b ffi.DevicePtr[float64], ldb, strideB int64, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc, strideC, batchCount int64) error {
 	sym, err := procDgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12470,24 +12086,21 @@ func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12499,15 +12112,17 @@ func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 //
 // It wraps cublasCgemmStridedBatched (symbol cublasCgemmStridedBatched,
 // cublas_api.h).
-func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
+func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemmStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12516,25 +12131,22 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12546,15 +12158,17 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 //
 // It wraps cublasCgemmStridedBatched_64 (symbol cublasCgemmStridedBatched_64,
 // cublas_api.h).
-func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
+func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc, strideC, batchCount int64) error {
 	sym, err := procCgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12563,25 +12177,22 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12593,15 +12204,17 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 //
 // It wraps cublasCgemm3mStridedBatched (symbol cublasCgemm3mStridedBatched,
 // cublas_api.h).
-func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
+func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemm3mStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12610,25 +12223,22 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12641,15 +12251,17 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 //
 // It wraps cublasCgemm3mStridedBatched_64 (symbol
 // cublasCgemm3mStridedBatched_64, cublas_api.h).
-func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
+func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda, strideA int64, b ffi.DevicePtr[cudart.Complex], ldb, strideB int64, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc, strideC, batchCount int64) error {
 	sym, err := procCgemm3mStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12658,25 +12270,22 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12688,15 +12297,17 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 //
 // It wraps cublasZgemmStridedBatched (symbol cublasZgemmStridedBatched,
 // cublas_api.h).
-func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, b *cudart.DoubleComplex, ldb int32, strideB int64, beta, c *cudart.DoubleComplex, ldc int32, strideC int64, batchCount int32) error {
+func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, strideB int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procZgemmStridedBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12705,25 +12316,22 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12735,15 +12343,17 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 //
 // It wraps cublasZgemmStridedBatched_64 (symbol cublasZgemmStridedBatched_64,
 // cublas_api.h).
-func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, b *cudart.DoubleComplex, ldb, strideB int64, beta, c *cudart.DoubleComplex, ldc, strideC, batchCount int64) error {
+func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda, strideA int64, b ffi.DevicePtr[cudart.DoubleComplex], ldb, strideB int64, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc, strideC, batchCount int64) error {
 	sym, err := procZgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12752,25 +12362,22 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12782,11 +12389,13 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 // given.
 //
 // It wraps cublasGemmBatchedEx (symbol cublasGemmBatchedEx, cublas_api.h).
-func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int32, barray *unsafe.Pointer, btype cudart.DataType, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
+func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDeviceAddr, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda int32, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb int32, beta ffi.HostOrDeviceAddr, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmBatchedEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12794,15 +12403,15 @@ func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -12810,10 +12419,7 @@ func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12826,11 +12432,13 @@ func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha
 //
 // It wraps cublasGemmBatchedEx_64 (symbol cublasGemmBatchedEx_64,
 // cublas_api.h).
-func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int64, barray *unsafe.Pointer, btype cudart.DataType, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
+func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDeviceAddr, aarray ffi.DevicePtr[ffi.DeviceAddr], atype cudart.DataType, lda int64, barray ffi.DevicePtr[ffi.DeviceAddr], btype cudart.DataType, ldb int64, beta ffi.HostOrDeviceAddr, carray ffi.DevicePtr[ffi.DeviceAddr], ctype cudart.DataType, ldc, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmBatchedEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12838,15 +12446,15 @@ func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alp
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -12854,10 +12462,7 @@ func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alp
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12870,11 +12475,13 @@ func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alp
 //
 // It wraps cublasGemmStridedBatchedEx (symbol cublasGemmStridedBatchedEx,
 // cublas_api.h).
-func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb int32, strideB int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32, strideC int64, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
+func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda int32, strideA int64, b ffi.DeviceAddr, btype cudart.DataType, ldb int32, strideB int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc int32, strideC int64, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmStridedBatchedEx.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12882,7 +12489,7 @@ func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
@@ -12891,7 +12498,7 @@ func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -12901,10 +12508,7 @@ func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12917,11 +12521,13 @@ func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32
 //
 // It wraps cublasGemmStridedBatchedEx_64 (symbol cublasGemmStridedBatchedEx_64,
 // cublas_api.h).
-func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb, strideB int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc, strideC, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
+func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha ffi.HostOrDeviceAddr, a ffi.DeviceAddr, atype cudart.DataType, lda, strideA int64, b ffi.DeviceAddr, btype cudart.DataType, ldb, strideB int64, beta ffi.HostOrDeviceAddr, c ffi.DeviceAddr, ctype cudart.DataType, ldc, strideC, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmStridedBatchedEx64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12929,7 +12535,7 @@ func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
@@ -12938,7 +12544,7 @@ func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -12948,10 +12554,7 @@ func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int
 	frame.Int(uintptr(algo))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12964,7 +12567,7 @@ func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int
 //
 // It wraps cublasSgemmGroupedBatched (symbol cublasSgemmGroupedBatched,
 // cublas_api.h).
-func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float32, aarray **float32, lda_array *int32, barray **float32, ldb_array *int32, beta_array *float32, carray **float32, ldc_array *int32, group_count int32, group_size *int32) error {
+func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda_array *int32, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb_array *int32, beta_array *float32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc_array *int32, group_count int32, group_size *int32) error {
 	sym, err := procSgemmGroupedBatched.Addr()
 	if err != nil {
 		return err
@@ -12977,12 +12580,12 @@ func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	frame.Int(uintptr(unsafe.Pointer(n_array)))
 	frame.Int(uintptr(unsafe.Pointer(k_array)))
 	frame.Int(uintptr(unsafe.Pointer(alpha_array)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(unsafe.Pointer(lda_array)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(unsafe.Pointer(ldb_array)))
 	frame.Int(uintptr(unsafe.Pointer(beta_array)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(unsafe.Pointer(ldc_array)))
 	frame.Int(uintptr(group_count))
 	frame.Int(uintptr(unsafe.Pointer(group_size)))
@@ -12993,12 +12596,9 @@ func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	runtime.KeepAlive(n_array)
 	runtime.KeepAlive(k_array)
 	runtime.KeepAlive(alpha_array)
-	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(lda_array)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(ldb_array)
 	runtime.KeepAlive(beta_array)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(ldc_array)
 	runtime.KeepAlive(group_size)
 	if err = frame.Err(); err != nil {
@@ -13013,7 +12613,7 @@ func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 //
 // It wraps cublasSgemmGroupedBatched_64 (symbol cublasSgemmGroupedBatched_64,
 // cublas_api.h).
-func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float32, aarray **float32, lda_array *int64, barray **float32, ldb_array *int64, beta_array *float32, carray **float32, ldc_array *int64, group_count int64, group_size *int64) error {
+func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda_array *int64, barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb_array *int64, beta_array *float32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc_array *int64, group_count int64, group_size *int64) error {
 	sym, err := procSgemmGroupedBatched64.Addr()
 	if err != nil {
 		return err
@@ -13026,12 +12626,12 @@ func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	frame.Int(uintptr(unsafe.Pointer(n_array)))
 	frame.Int(uintptr(unsafe.Pointer(k_array)))
 	frame.Int(uintptr(unsafe.Pointer(alpha_array)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(unsafe.Pointer(lda_array)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(unsafe.Pointer(ldb_array)))
 	frame.Int(uintptr(unsafe.Pointer(beta_array)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(unsafe.Pointer(ldc_array)))
 	frame.Int(uintptr(group_count))
 	frame.Int(uintptr(unsafe.Pointer(group_size)))
@@ -13042,12 +12642,9 @@ func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	runtime.KeepAlive(n_array)
 	runtime.KeepAlive(k_array)
 	runtime.KeepAlive(alpha_array)
-	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(lda_array)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(ldb_array)
 	runtime.KeepAlive(beta_array)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(ldc_array)
 	runtime.KeepAlive(group_size)
 	if err = frame.Err(); err != nil {
@@ -13062,7 +12659,7 @@ func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 //
 // It wraps cublasDgemmGroupedBatched (symbol cublasDgemmGroupedBatched,
 // cublas_api.h).
-func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float64, aarray **float64, lda_array *int32, barray **float64, ldb_array *int32, beta_array *float64, carray **float64, ldc_array *int32, group_count int32, group_size *int32) error {
+func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float64, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda_array *int32, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb_array *int32, beta_array *float64, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc_array *int32, group_count int32, group_size *int32) error {
 	sym, err := procDgemmGroupedBatched.Addr()
 	if err != nil {
 		return err
@@ -13075,12 +12672,12 @@ func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	frame.Int(uintptr(unsafe.Pointer(n_array)))
 	frame.Int(uintptr(unsafe.Pointer(k_array)))
 	frame.Int(uintptr(unsafe.Pointer(alpha_array)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(unsafe.Pointer(lda_array)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(unsafe.Pointer(ldb_array)))
 	frame.Int(uintptr(unsafe.Pointer(beta_array)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(unsafe.Pointer(ldc_array)))
 	frame.Int(uintptr(group_count))
 	frame.Int(uintptr(unsafe.Pointer(group_size)))
@@ -13091,12 +12688,9 @@ func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	runtime.KeepAlive(n_array)
 	runtime.KeepAlive(k_array)
 	runtime.KeepAlive(alpha_array)
-	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(lda_array)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(ldb_array)
 	runtime.KeepAlive(beta_array)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(ldc_array)
 	runtime.KeepAlive(group_size)
 	if err = frame.Err(); err != nil {
@@ -13111,7 +12705,7 @@ func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 //
 // It wraps cublasDgemmGroupedBatched_64 (symbol cublasDgemmGroupedBatched_64,
 // cublas_api.h).
-func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float64, aarray **float64, lda_array *int64, barray **float64, ldb_array *int64, beta_array *float64, carray **float64, ldc_array *int64, group_count int64, group_size *int64) error {
+func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float64, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda_array *int64, barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb_array *int64, beta_array *float64, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc_array *int64, group_count int64, group_size *int64) error {
 	sym, err := procDgemmGroupedBatched64.Addr()
 	if err != nil {
 		return err
@@ -13124,12 +12718,12 @@ func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	frame.Int(uintptr(unsafe.Pointer(n_array)))
 	frame.Int(uintptr(unsafe.Pointer(k_array)))
 	frame.Int(uintptr(unsafe.Pointer(alpha_array)))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(unsafe.Pointer(lda_array)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(unsafe.Pointer(ldb_array)))
 	frame.Int(uintptr(unsafe.Pointer(beta_array)))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(unsafe.Pointer(ldc_array)))
 	frame.Int(uintptr(group_count))
 	frame.Int(uintptr(unsafe.Pointer(group_size)))
@@ -13140,12 +12734,9 @@ func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	runtime.KeepAlive(n_array)
 	runtime.KeepAlive(k_array)
 	runtime.KeepAlive(alpha_array)
-	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(lda_array)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(ldb_array)
 	runtime.KeepAlive(beta_array)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(ldc_array)
 	runtime.KeepAlive(group_size)
 	if err = frame.Err(); err != nil {
@@ -13158,31 +12749,30 @@ func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 // of A).
 //
 // It wraps cublasSgeam (symbol cublasSgeam, cublas_api.h).
-func Sgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float32, lda int32, beta, b *float32, ldb int32, c *float32, ldc int32) error {
+func Sgeam(handle Handle, transa, transb Operation, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, beta ffi.HostOrDevice[float32], b ffi.DevicePtr[float32], ldb int32, c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSgeam.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13193,31 +12783,30 @@ func Sgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float3
 // copy of A).
 //
 // It wraps cublasSgeam_64 (symbol cublasSgeam_64, cublas_api.h).
-func Sgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *float32, lda int64, beta, b *float32, ldb int64, c *float32, ldc int64) error {
+func Sgeam64(handle Handle, transa, transb Operation, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int64, beta ffi.HostOrDevice[float32], b ffi.DevicePtr[float32], ldb int64, c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSgeam64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13228,31 +12817,30 @@ func Sgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *floa
 // of A).
 //
 // It wraps cublasDgeam (symbol cublasDgeam, cublas_api.h).
-func Dgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float64, lda int32, beta, b *float64, ldb int32, c *float64, ldc int32) error {
+func Dgeam(handle Handle, transa, transb Operation, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, beta ffi.HostOrDevice[float64], b ffi.DevicePtr[float64], ldb int32, c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDgeam.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13263,31 +12851,30 @@ func Dgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float6
 // copy of A).
 //
 // It wraps cublasDgeam_64 (symbol cublasDgeam_64, cublas_api.h).
-func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *float64, lda int64, beta, b *float64, ldb int64, c *float64, ldc int64) error {
+func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int64, beta ffi.HostOrDevice[float64], b ffi.DevicePtr[float64], ldb int64, c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDgeam64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13298,15 +12885,17 @@ func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *floa
 // of A).
 //
 // It wraps cublasCgeam (symbol cublasCgeam, cublas_api.h).
-func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.Complex, lda int32, beta, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
+func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, beta ffi.HostOrDevice[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCgeam.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -13314,21 +12903,18 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13339,15 +12925,17 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 // copy of A).
 //
 // It wraps cublasCgeam_64 (symbol cublasCgeam_64, cublas_api.h).
-func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.Complex, lda int64, beta, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
+func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int64, beta ffi.HostOrDevice[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCgeam64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -13355,21 +12943,18 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13380,15 +12965,17 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 // of A).
 //
 // It wraps cublasZgeam (symbol cublasZgeam, cublas_api.h).
-func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, beta, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
+func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, beta ffi.HostOrDevice[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZgeam.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -13396,21 +12983,18 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13421,15 +13005,17 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 // copy of A).
 //
 // It wraps cublasZgeam_64 (symbol cublasZgeam_64, cublas_api.h).
-func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, beta, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
+func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int64, beta ffi.HostOrDevice[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZgeam64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -13437,21 +13023,18 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13462,11 +13045,12 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 // alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasStrsmBatched (symbol cublasStrsmBatched, cublas_api.h).
-func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *float32, a **float32, lda int32, b **float32, ldb, batchCount int32) error {
+func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb, batchCount int32) error {
 	sym, err := procStrsmBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13475,16 +13059,14 @@ func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13495,11 +13077,12 @@ func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 // = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasStrsmBatched_64 (symbol cublasStrsmBatched_64, cublas_api.h).
-func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *float32, a **float32, lda int64, b **float32, ldb, batchCount int64) error {
+func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb, batchCount int64) error {
 	sym, err := procStrsmBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13508,16 +13091,14 @@ func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13528,11 +13109,12 @@ func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 // alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasDtrsmBatched (symbol cublasDtrsmBatched, cublas_api.h).
-func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *float64, a **float64, lda int32, b **float64, ldb, batchCount int32) error {
+func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb, batchCount int32) error {
 	sym, err := procDtrsmBatched.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13541,16 +13123,14 @@ func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13561,11 +13141,12 @@ func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 // = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasDtrsmBatched_64 (symbol cublasDtrsmBatched_64, cublas_api.h).
-func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *float64, a **float64, lda int64, b **float64, ldb, batchCount int64) error {
+func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb, batchCount int64) error {
 	sym, err := procDtrsmBatched64.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13574,16 +13155,14 @@ func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13594,13 +13173,14 @@ func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 // alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasCtrsmBatched (symbol cublasCtrsmBatched, cublas_api.h).
-func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.Complex, a **cudart.Complex, lda int32, b **cudart.Complex, ldb, batchCount int32) error {
+func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb, batchCount int32) error {
 	sym, err := procCtrsmBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13610,16 +13190,14 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13630,13 +13208,14 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 // = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasCtrsmBatched_64 (symbol cublasCtrsmBatched_64, cublas_api.h).
-func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.Complex, a **cudart.Complex, lda int64, b **cudart.Complex, ldb, batchCount int64) error {
+func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb, batchCount int64) error {
 	sym, err := procCtrsmBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13646,16 +13225,14 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13666,13 +13243,14 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 // alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasZtrsmBatched (symbol cublasZtrsmBatched, cublas_api.h).
-func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb, batchCount int32) error {
+func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb, batchCount int32) error {
 	sym, err := procZtrsmBatched.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13682,16 +13260,14 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13702,13 +13278,14 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 // = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
 //
 // It wraps cublasZtrsmBatched_64 (symbol cublasZtrsmBatched_64, cublas_api.h).
-func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int64, b **cudart.DoubleComplex, ldb, batchCount int64) error {
+func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int64, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb, batchCount int64) error {
 	sym, err := procZtrsmBatched64.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13718,16 +13295,14 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13737,7 +13312,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 // Sdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasSdgmm (symbol cublasSdgmm, cublas_api.h).
-func Sdgmm(handle Handle, mode SideMode, m, n int32, a *float32, lda int32, x *float32, incx int32, c *float32, ldc int32) error {
+func Sdgmm(handle Handle, mode SideMode, m, n int32, a ffi.DevicePtr[float32], lda int32, x ffi.DevicePtr[float32], incx int32, c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSdgmm.Addr()
 	if err != nil {
 		return err
@@ -13747,16 +13322,13 @@ func Sdgmm(handle Handle, mode SideMode, m, n int32, a *float32, lda int32, x *f
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13766,7 +13338,7 @@ func Sdgmm(handle Handle, mode SideMode, m, n int32, a *float32, lda int32, x *f
 // Sdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasSdgmm_64 (symbol cublasSdgmm_64, cublas_api.h).
-func Sdgmm64(handle Handle, mode SideMode, m, n int64, a *float32, lda int64, x *float32, incx int64, c *float32, ldc int64) error {
+func Sdgmm64(handle Handle, mode SideMode, m, n int64, a ffi.DevicePtr[float32], lda int64, x ffi.DevicePtr[float32], incx int64, c ffi.DevicePtr[float32], ldc int64) error {
 	sym, err := procSdgmm64.Addr()
 	if err != nil {
 		return err
@@ -13776,16 +13348,13 @@ func Sdgmm64(handle Handle, mode SideMode, m, n int64, a *float32, lda int64, x 
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13795,7 +13364,7 @@ func Sdgmm64(handle Handle, mode SideMode, m, n int64, a *float32, lda int64, x 
 // Ddgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasDdgmm (symbol cublasDdgmm, cublas_api.h).
-func Ddgmm(handle Handle, mode SideMode, m, n int32, a *float64, lda int32, x *float64, incx int32, c *float64, ldc int32) error {
+func Ddgmm(handle Handle, mode SideMode, m, n int32, a ffi.DevicePtr[float64], lda int32, x ffi.DevicePtr[float64], incx int32, c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDdgmm.Addr()
 	if err != nil {
 		return err
@@ -13805,16 +13374,13 @@ func Ddgmm(handle Handle, mode SideMode, m, n int32, a *float64, lda int32, x *f
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13824,7 +13390,7 @@ func Ddgmm(handle Handle, mode SideMode, m, n int32, a *float64, lda int32, x *f
 // Ddgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasDdgmm_64 (symbol cublasDdgmm_64, cublas_api.h).
-func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x *float64, incx int64, c *float64, ldc int64) error {
+func Ddgmm64(handle Handle, mode SideMode, m, n int64, a ffi.DevicePtr[float64], lda int64, x ffi.DevicePtr[float64], incx int64, c ffi.DevicePtr[float64], ldc int64) error {
 	sym, err := procDdgmm64.Addr()
 	if err != nil {
 		return err
@@ -13834,16 +13400,13 @@ func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x 
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13853,7 +13416,7 @@ func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x 
 // Cdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasCdgmm (symbol cublasCdgmm, cublas_api.h).
-func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, c *cudart.Complex, ldc int32) error {
+func Cdgmm(handle Handle, mode SideMode, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, x ffi.DevicePtr[cudart.Complex], incx int32, c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCdgmm.Addr()
 	if err != nil {
 		return err
@@ -13863,16 +13426,13 @@ func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int3
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13882,7 +13442,7 @@ func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int3
 // Cdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasCdgmm_64 (symbol cublasCdgmm_64, cublas_api.h).
-func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, c *cudart.Complex, ldc int64) error {
+func Cdgmm64(handle Handle, mode SideMode, m, n int64, a ffi.DevicePtr[cudart.Complex], lda int64, x ffi.DevicePtr[cudart.Complex], incx int64, c ffi.DevicePtr[cudart.Complex], ldc int64) error {
 	sym, err := procCdgmm64.Addr()
 	if err != nil {
 		return err
@@ -13892,16 +13452,13 @@ func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda in
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13911,7 +13468,7 @@ func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda in
 // Zdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasZdgmm (symbol cublasZdgmm, cublas_api.h).
-func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, c *cudart.DoubleComplex, ldc int32) error {
+func Zdgmm(handle Handle, mode SideMode, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, x ffi.DevicePtr[cudart.DoubleComplex], incx int32, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZdgmm.Addr()
 	if err != nil {
 		return err
@@ -13921,16 +13478,13 @@ func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, ld
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13940,7 +13494,7 @@ func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, ld
 // Zdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
 //
 // It wraps cublasZdgmm_64 (symbol cublasZdgmm_64, cublas_api.h).
-func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, c *cudart.DoubleComplex, ldc int64) error {
+func Zdgmm64(handle Handle, mode SideMode, m, n int64, a ffi.DevicePtr[cudart.DoubleComplex], lda int64, x ffi.DevicePtr[cudart.DoubleComplex], incx int64, c ffi.DevicePtr[cudart.DoubleComplex], ldc int64) error {
 	sym, err := procZdgmm64.Addr()
 	if err != nil {
 		return err
@@ -13950,16 +13504,13 @@ func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, 
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13970,7 +13521,7 @@ func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, 
 // most 32.
 //
 // It wraps cublasSmatinvBatched (symbol cublasSmatinvBatched, cublas_api.h).
-func SmatinvBatched(handle Handle, n int32, a **float32, lda int32, ainv **float32, lda_inv int32, info *int32, batchSize int32) error {
+func SmatinvBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[float32]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -13978,16 +13529,13 @@ func SmatinvBatched(handle Handle, n int32, a **float32, lda int32, ainv **float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ainv)))
+	frame.Int(uintptr(ainv))
 	frame.Int(uintptr(lda_inv))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ainv)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -13998,7 +13546,7 @@ func SmatinvBatched(handle Handle, n int32, a **float32, lda int32, ainv **float
 // most 32.
 //
 // It wraps cublasDmatinvBatched (symbol cublasDmatinvBatched, cublas_api.h).
-func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float64, lda_inv int32, info *int32, batchSize int32) error {
+func DmatinvBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[float64]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -14006,16 +13554,13 @@ func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ainv)))
+	frame.Int(uintptr(ainv))
 	frame.Int(uintptr(lda_inv))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ainv)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14026,7 +13571,7 @@ func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float
 // most 32.
 //
 // It wraps cublasCmatinvBatched (symbol cublasCmatinvBatched, cublas_api.h).
-func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv **cudart.Complex, lda_inv int32, info *int32, batchSize int32) error {
+func CmatinvBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -14034,16 +13579,13 @@ func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ainv)))
+	frame.Int(uintptr(ainv))
 	frame.Int(uintptr(lda_inv))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ainv)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14054,7 +13596,7 @@ func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv 
 // most 32.
 //
 // It wraps cublasZmatinvBatched (symbol cublasZmatinvBatched, cublas_api.h).
-func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, ainv **cudart.DoubleComplex, lda_inv int32, info *int32, batchSize int32) error {
+func ZmatinvBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, ainv ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda_inv int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -14062,16 +13604,13 @@ func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32,
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ainv)))
+	frame.Int(uintptr(ainv))
 	frame.Int(uintptr(lda_inv))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ainv)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14083,7 +13622,7 @@ func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32,
 // tauArray[i]).
 //
 // It wraps cublasSgeqrfBatched (symbol cublasSgeqrfBatched, cublas_api.h).
-func SgeqrfBatched(handle Handle, m, n int32, aarray **float32, lda int32, tauArray **float32, info *int32, batchSize int32) error {
+func SgeqrfBatched(handle Handle, m, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[float32]], info *int32, batchSize int32) error {
 	sym, err := procSgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14092,14 +13631,12 @@ func SgeqrfBatched(handle Handle, m, n int32, aarray **float32, lda int32, tauAr
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tauArray)))
+	frame.Int(uintptr(tauArray))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(tauArray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14112,7 +13649,7 @@ func SgeqrfBatched(handle Handle, m, n int32, aarray **float32, lda int32, tauAr
 // tauArray[i]).
 //
 // It wraps cublasDgeqrfBatched (symbol cublasDgeqrfBatched, cublas_api.h).
-func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauArray **float64, info *int32, batchSize int32) error {
+func DgeqrfBatched(handle Handle, m, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[float64]], info *int32, batchSize int32) error {
 	sym, err := procDgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14121,14 +13658,12 @@ func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauAr
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tauArray)))
+	frame.Int(uintptr(tauArray))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(tauArray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14141,7 +13676,7 @@ func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauAr
 // tauArray[i]).
 //
 // It wraps cublasCgeqrfBatched (symbol cublasCgeqrfBatched, cublas_api.h).
-func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32, tauArray **cudart.Complex, info *int32, batchSize int32) error {
+func CgeqrfBatched(handle Handle, m, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], info *int32, batchSize int32) error {
 	sym, err := procCgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14150,14 +13685,12 @@ func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tauArray)))
+	frame.Int(uintptr(tauArray))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(tauArray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14170,7 +13703,7 @@ func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32
 // tauArray[i]).
 //
 // It wraps cublasZgeqrfBatched (symbol cublasZgeqrfBatched, cublas_api.h).
-func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda int32, tauArray **cudart.DoubleComplex, info *int32, batchSize int32) error {
+func ZgeqrfBatched(handle Handle, m, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, tauArray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], info *int32, batchSize int32) error {
 	sym, err := procZgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14179,14 +13712,12 @@ func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tauArray)))
+	frame.Int(uintptr(tauArray))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(tauArray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14198,7 +13729,7 @@ func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda
 // for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
 //
 // It wraps cublasSgelsBatched (symbol cublasSgelsBatched, cublas_api.h).
-func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **float32, lda int32, carray **float32, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -14209,18 +13740,15 @@ func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(info)))
-	frame.Int(uintptr(unsafe.Pointer(devInfoArray)))
+	frame.Int(uintptr(devInfoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(info)
-	runtime.KeepAlive(devInfoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14231,7 +13759,7 @@ func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 // for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
 //
 // It wraps cublasDgelsBatched (symbol cublasDgelsBatched, cublas_api.h).
-func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **float64, lda int32, carray **float64, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -14242,18 +13770,15 @@ func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(info)))
-	frame.Int(uintptr(unsafe.Pointer(devInfoArray)))
+	frame.Int(uintptr(devInfoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(info)
-	runtime.KeepAlive(devInfoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14264,7 +13789,7 @@ func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 // for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
 //
 // It wraps cublasCgelsBatched (symbol cublasCgelsBatched, cublas_api.h).
-func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.Complex, lda int32, carray **cudart.Complex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -14275,18 +13800,15 @@ func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(info)))
-	frame.Int(uintptr(unsafe.Pointer(devInfoArray)))
+	frame.Int(uintptr(devInfoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(info)
-	runtime.KeepAlive(devInfoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14297,7 +13819,7 @@ func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 // for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
 //
 // It wraps cublasZgelsBatched (symbol cublasZgelsBatched, cublas_api.h).
-func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, carray **cudart.DoubleComplex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, carray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int32, info *int32, devInfoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -14308,18 +13830,15 @@ func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(carray)))
+	frame.Int(uintptr(carray))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(info)))
-	frame.Int(uintptr(unsafe.Pointer(devInfoArray)))
+	frame.Int(uintptr(devInfoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(carray)
 	runtime.KeepAlive(info)
-	runtime.KeepAlive(devInfoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14329,112 +13848,96 @@ func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 // Stpttr copies the triangular matrix AP in packed form to the triangle of A.
 //
 // It wraps cublasStpttr (symbol cublasStpttr, cublas_api.h).
-func Stpttr(handle Handle, uplo FillMode, n int32, aP, a *float32, lda int32) error {
+func Stpttr(handle Handle, uplo FillMode, n int32, aP, a ffi.DevicePtr[float32], lda int32) error {
 	sym, err := procStpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
 	return ffiimpl.Error(procStpttr, Status(r))
 }
 
 // Dtpttr copies the triangular matrix AP in packed form to the triangle of A.
 //
 // It wraps cublasDtpttr (symbol cublasDtpttr, cublas_api.h).
-func Dtpttr(handle Handle, uplo FillMode, n int32, aP, a *float64, lda int32) error {
+func Dtpttr(handle Handle, uplo FillMode, n int32, aP, a ffi.DevicePtr[float64], lda int32) error {
 	sym, err := procDtpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
 	return ffiimpl.Error(procDtpttr, Status(r))
 }
 
 // Ctpttr copies the triangular matrix AP in packed form to the triangle of A.
 //
 // It wraps cublasCtpttr (symbol cublasCtpttr, cublas_api.h).
-func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.Complex, lda int32) error {
+func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a ffi.DevicePtr[cudart.Complex], lda int32) error {
 	sym, err := procCtpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
 	return ffiimpl.Error(procCtpttr, Status(r))
 }
 
 // Ztpttr copies the triangular matrix AP in packed form to the triangle of A.
 //
 // It wraps cublasZtpttr (symbol cublasZtpttr, cublas_api.h).
-func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.DoubleComplex, lda int32) error {
+func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) error {
 	sym, err := procZtpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
-	runtime.KeepAlive(aP)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
 	return ffiimpl.Error(procZtpttr, Status(r))
 }
 
 // Strttp copies the triangle of A to AP in packed form.
 //
 // It wraps cublasStrttp (symbol cublasStrttp, cublas_api.h).
-func Strttp(handle Handle, uplo FillMode, n int32, a *float32, lda int32, aP *float32) error {
+func Strttp(handle Handle, uplo FillMode, n int32, a ffi.DevicePtr[float32], lda int32, aP ffi.DevicePtr[float32]) error {
 	sym, err := procStrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(aP)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
 	return ffiimpl.Error(procStrttp, Status(r))
 }
 
 // Dtrttp copies the triangle of A to AP in packed form.
 //
 // It wraps cublasDtrttp (symbol cublasDtrttp, cublas_api.h).
-func Dtrttp(handle Handle, uplo FillMode, n int32, a *float64, lda int32, aP *float64) error {
+func Dtrttp(handle Handle, uplo FillMode, n int32, a ffi.DevicePtr[float64], lda int32, aP ffi.DevicePtr[float64]) error {
 	sym, err := procDtrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(aP)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
 	return ffiimpl.Error(procDtrttp, Status(r))
 }
 
 // Ctrttp copies the triangle of A to AP in packed form.
 //
 // It wraps cublasCtrttp (symbol cublasCtrttp, cublas_api.h).
-func Ctrttp(handle Handle, uplo FillMode, n int32, a *cudart.Complex, lda int32, aP *cudart.Complex) error {
+func Ctrttp(handle Handle, uplo FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, aP ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCtrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(aP)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
 	return ffiimpl.Error(procCtrttp, Status(r))
 }
 
 // Ztrttp copies the triangle of A to AP in packed form.
 //
 // It wraps cublasZtrttp (symbol cublasZtrttp, cublas_api.h).
-func Ztrttp(handle Handle, uplo FillMode, n int32, a *cudart.DoubleComplex, lda int32, aP *cudart.DoubleComplex) error {
+func Ztrttp(handle Handle, uplo FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, aP ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZtrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(aP)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
 	return ffiimpl.Error(procZtrttp, Status(r))
 }
 
@@ -14442,7 +13945,7 @@ func Ztrttp(handle Handle, uplo FillMode, n int32, a *cudart.DoubleComplex, lda 
 // matrix (partial pivoting into P unless P is nil), in place.
 //
 // It wraps cublasSgetrfBatched (symbol cublasSgetrfBatched, cublas_api.h).
-func SgetrfBatched(handle Handle, n int32, a **float32, lda int32, p, info *int32, batchSize int32) error {
+func SgetrfBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, p, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14450,15 +13953,12 @@ func SgetrfBatched(handle Handle, n int32, a **float32, lda int32, p, info *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14469,7 +13969,7 @@ func SgetrfBatched(handle Handle, n int32, a **float32, lda int32, p, info *int3
 // matrix (partial pivoting into P unless P is nil), in place.
 //
 // It wraps cublasDgetrfBatched (symbol cublasDgetrfBatched, cublas_api.h).
-func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int32, batchSize int32) error {
+func DgetrfBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, p, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14477,15 +13977,12 @@ func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14496,7 +13993,7 @@ func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int3
 // matrix (partial pivoting into P unless P is nil), in place.
 //
 // It wraps cublasCgetrfBatched (symbol cublasCgetrfBatched, cublas_api.h).
-func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, info *int32, batchSize int32) error {
+func CgetrfBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, p, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14504,15 +14001,12 @@ func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, inf
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14523,7 +14017,7 @@ func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, inf
 // matrix (partial pivoting into P unless P is nil), in place.
 //
 // It wraps cublasZgetrfBatched (symbol cublasZgetrfBatched, cublas_api.h).
-func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p, info *int32, batchSize int32) error {
+func ZgetrfBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, p, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -14531,15 +14025,12 @@ func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14550,7 +14041,7 @@ func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 // getrfBatched's LU factors.
 //
 // It wraps cublasSgetriBatched (symbol cublasSgetriBatched, cublas_api.h).
-func SgetriBatched(handle Handle, n int32, a **float32, lda int32, p *int32, c **float32, ldc int32, info *int32, batchSize int32) error {
+func SgetriBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[float32]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -14558,18 +14049,14 @@ func SgetriBatched(handle Handle, n int32, a **float32, lda int32, p *int32, c *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14580,7 +14067,7 @@ func SgetriBatched(handle Handle, n int32, a **float32, lda int32, p *int32, c *
 // getrfBatched's LU factors.
 //
 // It wraps cublasDgetriBatched (symbol cublasDgetriBatched, cublas_api.h).
-func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c **float64, ldc int32, info *int32, batchSize int32) error {
+func DgetriBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[float64]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -14588,18 +14075,14 @@ func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c *
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14610,7 +14093,7 @@ func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c *
 // getrfBatched's LU factors.
 //
 // It wraps cublasCgetriBatched (symbol cublasCgetriBatched, cublas_api.h).
-func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int32, c **cudart.Complex, ldc int32, info *int32, batchSize int32) error {
+func CgetriBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -14618,18 +14101,14 @@ func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14640,7 +14119,7 @@ func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int
 // getrfBatched's LU factors.
 //
 // It wraps cublasZgetriBatched (symbol cublasZgetriBatched, cublas_api.h).
-func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p *int32, c **cudart.DoubleComplex, ldc int32, info *int32, batchSize int32) error {
+func ZgetriBatched(handle Handle, n int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, p ffi.DevicePtr[int32], c ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldc int32, info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -14648,18 +14127,14 @@ func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(p))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -14670,7 +14145,7 @@ func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 // getrfBatched's LU factors, X[i] overwriting B[i].
 //
 // It wraps cublasSgetrsBatched (symbol cublasSgetrsBatched, cublas_api.h).
-func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float32, lda int32, devIpiv *int32, barray **float32, ldb int32, info *int32, batchSize int32) error {
+func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, info *int32, batchSize int32) error {
 	sym, err := procSgetrsBatched.Addr()
 	if err != nil {
 		return err
@@ -14680,17 +14155,14 @@ func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14702,7 +14174,7 @@ func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 // getrfBatched's LU factors, X[i] overwriting B[i].
 //
 // It wraps cublasDgetrsBatched (symbol cublasDgetrsBatched, cublas_api.h).
-func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float64, lda int32, devIpiv *int32, barray **float64, ldb int32, info *int32, batchSize int32) error {
+func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, info *int32, batchSize int32) error {
 	sym, err := procDgetrsBatched.Addr()
 	if err != nil {
 		return err
@@ -14712,17 +14184,14 @@ func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14734,7 +14203,7 @@ func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 // getrfBatched's LU factors, X[i] overwriting B[i].
 //
 // It wraps cublasCgetrsBatched (symbol cublasCgetrsBatched, cublas_api.h).
-func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.Complex, lda int32, devIpiv *int32, barray **cudart.Complex, ldb int32, info *int32, batchSize int32) error {
+func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, info *int32, batchSize int32) error {
 	sym, err := procCgetrsBatched.Addr()
 	if err != nil {
 		return err
@@ -14744,17 +14213,14 @@ func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudar
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14766,7 +14232,7 @@ func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudar
 // getrfBatched's LU factors, X[i] overwriting B[i].
 //
 // It wraps cublasZgetrsBatched (symbol cublasZgetrsBatched, cublas_api.h).
-func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, devIpiv *int32, barray **cudart.DoubleComplex, ldb int32, info *int32, batchSize int32) error {
+func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, devIpiv ffi.DevicePtr[int32], barray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, info *int32, batchSize int32) error {
 	sym, err := procZgetrsBatched.Addr()
 	if err != nil {
 		return err
@@ -14776,17 +14242,14 @@ func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudar
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(barray)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(barray))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(barray)
 	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
@@ -14796,13 +14259,11 @@ func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudar
 
 // Uint8gemmBias wraps cublasUint8gemmBias (symbol cublasUint8gemmBias,
 // cublas_api.h).
-func Uint8gemmBias(handle Handle, transa, transb, transc Operation, m, n, k int32, a string, a_bias, lda int32, b string, b_bias, ldb int32, c *uint8, c_bias, ldc, c_mult, c_shift int32) error {
+func Uint8gemmBias(handle Handle, transa, transb, transc Operation, m, n, k int32, a ffi.DevicePtr[uint8], a_bias, lda int32, b ffi.DevicePtr[uint8], b_bias, ldb int32, c ffi.DevicePtr[uint8], c_bias, ldc, c_mult, c_shift int32) error {
 	sym, err := procUint8gemmBias.Addr()
 	if err != nil {
 		return err
 	}
-	aC := ffiimpl.CString(a)
-	bC := ffiimpl.CString(b)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -14811,21 +14272,18 @@ func Uint8gemmBias(handle Handle, transa, transb, transc Operation, m, n, k int3
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(aC)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(a_bias))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(bC)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(b_bias))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(c_bias))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(c_mult))
 	frame.Int(uintptr(c_shift))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aC)
-	runtime.KeepAlive(bC)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@
 // transpose, with ld = c. Since C = A*B is C^T = B^T*A^T, the row-major
 // product of an m×k A and a k×n B into an m×n C is
 //
-//	Sgemm(h, OpN, OpN, n, m, k, &alpha, b, n, a, k, &beta, c, n)
+//	Sgemm(h, OpN, OpN, n, m, k, ffi.Host(&alpha), b, n, a, k, ffi.Host(&beta), c, n)
 //
 // B first, m and n swapped, and each leading dimension the row length (the
 // number of columns) of its row-major matrix; a, b and c are device
@@ -29,18 +29,33 @@
 // its row length. SetMatrix and GetMatrix copy column-major too: for a
 // row-major matrix give them cols as rows, rows as cols and cols as ld.
 //
-// # Pointers: device memory, and the pointer mode
+// # Pointers: which memory each parameter is
 //
-// Matrices and vectors (A, B, C, x, y) are device memory: pass
-// (*float32)(d.Pointer()) for a cu.Deviceptr d, or a cudart.Malloc result
-// converted the same way.
+// No parameter in device memory is a Go pointer. audit.txt lists each
+// pointer parameter with its memory and the reason (its "memory" lines):
 //
-// The scalars alpha and beta, and the results of the reductions (Snrm2, Sdot,
-// Isamax, ...), follow the handle's pointer mode (SetPointerMode): in
-// PointerModeHost, the default, they are host memory (&alpha of a Go
-// float32, which the call reads, or writes before it returns); in
-// PointerModeDevice they are device memory, passed as above, and a result is
-// written when the stream reaches the call.
+//   - Device memory: matrices and vectors (A, B, C, AP, x, y), the batched
+//     functions' arrays of device pointers (Aarray, ..., themselves in device
+//     memory), pivots and device status arrays (P, devIpiv, infoArray) and
+//     SetWorkspace's workspace are an ffi.DevicePtr[T] (an ffi.DeviceAddr for
+//     C's void *, as in GemmEx). A cu.Deviceptr d converts with no unsafe:
+//     ffi.DevicePtr[float32](d), or ffi.DeviceAddr(d); a cudart.Malloc
+//     result p as ffi.DevicePtr[float32](uintptr(p)). An array of device
+//     pointers is an ffi.DevicePtr[ffi.DevicePtr[float32]].
+//   - Host or device, by the handle's pointer mode (SetPointerMode): the
+//     scalars alpha and beta, the results of the reductions (Snrm2, Sdot,
+//     Isamax, ...) and the rotations' scalars (rot's c and s, rotg's a, b, c,
+//     s, rotm's and rotmg's param, d1, d2, x1, y1) are an
+//     ffi.HostOrDevice[T] (ffi.HostOrDeviceAddr for void *). In
+//     PointerModeHost, the default, pass ffi.Host(&alpha) for a Go variable,
+//     which the call reads, or writes before it returns; in
+//     PointerModeDevice pass ffi.Device(p) for a device address p, and a
+//     result is written when the stream reaches the call. For a void *
+//     parameter add .Untyped(): ffi.Host(&alpha).Untyped().
+//   - Host memory: the host side of SetMatrix, GetMatrix, SetVector and
+//     GetVector (and their Async forms), the per-group arrays of
+//     GemmGroupedBatched, and the info of getrsBatched, geqrfBatched and
+//     gelsBatched stay Go pointers.
 //
 // Streams are the runtime's: SetStream takes a cudart.Stream (a cu.Stream
 // converts to it).

@@ -9,6 +9,16 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUFFT to its
 // path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// The data of a transform (the idata and odata of the Exec functions) and
+// SetWorkArea's work area are device memory, never a Go pointer: an
+// ffi.DevicePtr[T] (ffi.DeviceAddr for void *). A cu.Deviceptr d converts
+// with no unsafe: ffi.DevicePtr[Complex](d). The plan functions' size
+// arrays (n, inembed, onembed) are host memory the call reads: Go pointers.
+// audit.txt lists each pointer parameter with its memory and the reason
+// (its "memory" lines).
 package cufft
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

@@ -4,6 +4,7 @@
 package cufft
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
 	"runtime"
@@ -303,10 +304,10 @@ func GetSize3d(handle Handle, nx, ny, nz int32, typ Type) (workSize uint64, err 
 }
 
 // GetSizeMany wraps cufftGetSizeMany (symbol cufftGetSizeMany, cufft.h).
-func GetSizeMany(handle Handle, rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32) (workArea uint64, err error) {
+func GetSizeMany(handle Handle, rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32, workArea ffi.DevicePtr[uint64]) error {
 	sym, err := procGetSizeMany.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -320,16 +321,15 @@ func GetSizeMany(handle Handle, rank int32, n, inembed *int32, istride, idist in
 	frame.Int(uintptr(odist))
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(batch))
-	frame.Int(uintptr(unsafe.Pointer(&workArea)))
+	frame.Int(uintptr(workArea))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(n)
 	runtime.KeepAlive(inembed)
 	runtime.KeepAlive(onembed)
-	runtime.KeepAlive(&workArea)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return workArea, ffiimpl.Error(procGetSizeMany, Result(frame.Ret()))
+	return ffiimpl.Error(procGetSizeMany, Result(frame.Ret()))
 }
 
 // GetSize wraps cufftGetSize (symbol cufftGetSize, cufft.h).
@@ -344,13 +344,12 @@ func GetSize(handle Handle) (workSize uint64, err error) {
 }
 
 // SetWorkArea wraps cufftSetWorkArea (symbol cufftSetWorkArea, cufft.h).
-func SetWorkArea(plan Handle, workArea unsafe.Pointer) error {
+func SetWorkArea(plan Handle, workArea ffi.DeviceAddr) error {
 	sym, err := procSetWorkArea.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(workArea), 0, 0, 0, 0)
-	runtime.KeepAlive(workArea)
 	return ffiimpl.Error(procSetWorkArea, Result(r))
 }
 
@@ -366,74 +365,62 @@ func SetAutoAllocation(plan Handle, autoAllocate int32) error {
 }
 
 // ExecC2C wraps cufftExecC2C (symbol cufftExecC2C, cufft.h).
-func ExecC2C(plan Handle, idata, odata *Complex, direction int32) error {
+func ExecC2C(plan Handle, idata, odata ffi.DevicePtr[Complex], direction int32) error {
 	sym, err := procExecC2C.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), uintptr(direction), 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), uintptr(direction), 0, 0)
 	return ffiimpl.Error(procExecC2C, Result(r))
 }
 
 // ExecR2C wraps cufftExecR2C (symbol cufftExecR2C, cufft.h).
-func ExecR2C(plan Handle, idata *Real, odata *Complex) error {
+func ExecR2C(plan Handle, idata ffi.DevicePtr[Real], odata ffi.DevicePtr[Complex]) error {
 	sym, err := procExecR2C.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), 0, 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), 0, 0, 0)
 	return ffiimpl.Error(procExecR2C, Result(r))
 }
 
 // ExecC2R wraps cufftExecC2R (symbol cufftExecC2R, cufft.h).
-func ExecC2R(plan Handle, idata *Complex, odata *Real) error {
+func ExecC2R(plan Handle, idata ffi.DevicePtr[Complex], odata ffi.DevicePtr[Real]) error {
 	sym, err := procExecC2R.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), 0, 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), 0, 0, 0)
 	return ffiimpl.Error(procExecC2R, Result(r))
 }
 
 // ExecZ2Z wraps cufftExecZ2Z (symbol cufftExecZ2Z, cufft.h).
-func ExecZ2Z(plan Handle, idata, odata *DoubleComplex, direction int32) error {
+func ExecZ2Z(plan Handle, idata, odata ffi.DevicePtr[DoubleComplex], direction int32) error {
 	sym, err := procExecZ2Z.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), uintptr(direction), 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), uintptr(direction), 0, 0)
 	return ffiimpl.Error(procExecZ2Z, Result(r))
 }
 
 // ExecD2Z wraps cufftExecD2Z (symbol cufftExecD2Z, cufft.h).
-func ExecD2Z(plan Handle, idata *DoubleReal, odata *DoubleComplex) error {
+func ExecD2Z(plan Handle, idata ffi.DevicePtr[DoubleReal], odata ffi.DevicePtr[DoubleComplex]) error {
 	sym, err := procExecD2Z.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), 0, 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), 0, 0, 0)
 	return ffiimpl.Error(procExecD2Z, Result(r))
 }
 
 // ExecZ2D wraps cufftExecZ2D (symbol cufftExecZ2D, cufft.h).
-func ExecZ2D(plan Handle, idata *DoubleComplex, odata *DoubleReal) error {
+func ExecZ2D(plan Handle, idata ffi.DevicePtr[DoubleComplex], odata ffi.DevicePtr[DoubleReal]) error {
 	sym, err := procExecZ2D.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(unsafe.Pointer(idata)), uintptr(unsafe.Pointer(odata)), 0, 0, 0)
-	runtime.KeepAlive(idata)
-	runtime.KeepAlive(odata)
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(idata), uintptr(odata), 0, 0, 0)
 	return ffiimpl.Error(procExecZ2D, Result(r))
 }
 

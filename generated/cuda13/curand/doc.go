@@ -9,6 +9,15 @@
 // become results. The library is opened on first use; set CUGEN_LIBCURAND to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// The generate functions write to the memory their generator's kind says:
+// device memory for a generator of CreateGenerator, host memory for one of
+// CreateGeneratorHost. Their outputPtr is therefore an ffi.HostOrDevice[T]:
+// ffi.Device(ffi.DevicePtr[float32](d)) for a cu.Deviceptr d, ffi.Host(&dst[0])
+// for a Go slice dst, with no unsafe either way. audit.txt lists each pointer
+// parameter with its memory and the reason (its "memory" lines).
 package curand
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

@@ -4,6 +4,7 @@
 package curand
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
 	"runtime"
@@ -433,12 +434,13 @@ func SetQuasiRandomGeneratorDimensions(generator Generator, num_dimensions uint3
 // CURAND_STATUS_TYPE_ERROR if the generator is a 64 bit quasirandom generator.,
 // (use [GenerateLongLong] with 64 bit quasirandom generators)
 // CURAND_STATUS_SUCCESS if the results were generated successfully
-func Generate(generator Generator, outputPtr *uint32, num uint64) error {
+func Generate(generator Generator, outputPtr ffi.HostOrDevice[uint32], num uint64) error {
 	sym, err := procGenerate.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(unsafe.Pointer(outputPtr)), uintptr(num), 0, 0, 0)
+	outputPtrV := outputPtr.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(outputPtrV), uintptr(num), 0, 0, 0)
 	runtime.KeepAlive(outputPtr)
 	return ffiimpl.Error(procGenerate, Status(r))
 }
@@ -466,12 +468,13 @@ func Generate(generator Generator, outputPtr *uint32, num uint64) error {
 // CURAND_STATUS_LAUNCH_FAILURE if the kernel launch failed for any reason ,
 // CURAND_STATUS_TYPE_ERROR if the generator is not a 64 bit quasirandom
 // generator , CURAND_STATUS_SUCCESS if the results were generated successfully
-func GenerateLongLong(generator Generator, outputPtr *uint64, num uint64) error {
+func GenerateLongLong(generator Generator, outputPtr ffi.HostOrDevice[uint64], num uint64) error {
 	sym, err := procGenerateLongLong.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(unsafe.Pointer(outputPtr)), uintptr(num), 0, 0, 0)
+	outputPtrV := outputPtr.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(outputPtrV), uintptr(num), 0, 0, 0)
 	runtime.KeepAlive(outputPtr)
 	return ffiimpl.Error(procGenerateLongLong, Status(r))
 }
@@ -500,12 +503,13 @@ func GenerateLongLong(generator Generator, outputPtr *uint64, num uint64) error 
 // failed for any reason , CURAND_STATUS_LENGTH_NOT_MULTIPLE if the number of
 // output samples is, not a multiple of the quasirandom dimension
 // CURAND_STATUS_SUCCESS if the results were generated successfully
-func GenerateUniform(generator Generator, outputPtr *float32, num uint64) error {
+func GenerateUniform(generator Generator, outputPtr ffi.HostOrDevice[float32], num uint64) error {
 	sym, err := procGenerateUniform.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(unsafe.Pointer(outputPtr)), uintptr(num), 0, 0, 0)
+	outputPtrV := outputPtr.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(outputPtrV), uintptr(num), 0, 0, 0)
 	runtime.KeepAlive(outputPtr)
 	return ffiimpl.Error(procGenerateUniform, Status(r))
 }
@@ -536,12 +540,13 @@ func GenerateUniform(generator Generator, outputPtr *float32, num uint64) error 
 // output samples is, not a multiple of the quasirandom dimension
 // CURAND_STATUS_DOUBLE_PRECISION_REQUIRED if the GPU does not support double
 // precision , CURAND_STATUS_SUCCESS if the results were generated successfully
-func GenerateUniformDouble(generator Generator, outputPtr *float64, num uint64) error {
+func GenerateUniformDouble(generator Generator, outputPtr ffi.HostOrDevice[float64], num uint64) error {
 	sym, err := procGenerateUniformDouble.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(unsafe.Pointer(outputPtr)), uintptr(num), 0, 0, 0)
+	outputPtrV := outputPtr.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(generator), uintptr(outputPtrV), uintptr(num), 0, 0, 0)
 	runtime.KeepAlive(outputPtr)
 	return ffiimpl.Error(procGenerateUniformDouble, Status(r))
 }
@@ -585,14 +590,15 @@ func GenerateUniformDouble(generator Generator, outputPtr *float64, num uint64) 
 // output samples is, not a multiple of the quasirandom dimension, or is not a
 // multiple of two for pseudorandom generators CURAND_STATUS_SUCCESS if the
 // results were generated successfully
-func GenerateNormal(generator Generator, outputPtr *float32, n uint64, mean, stddev float32) error {
+func GenerateNormal(generator Generator, outputPtr ffi.HostOrDevice[float32], n uint64, mean, stddev float32) error {
 	sym, err := procGenerateNormal.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float32(float32(mean))
 	frame.Float32(float32(stddev))
@@ -645,14 +651,15 @@ func GenerateNormal(generator Generator, outputPtr *float32, n uint64, mean, std
 // multiple of two for pseudorandom generators
 // CURAND_STATUS_DOUBLE_PRECISION_REQUIRED if the GPU does not support double
 // precision , CURAND_STATUS_SUCCESS if the results were generated successfully
-func GenerateNormalDouble(generator Generator, outputPtr *float64, n uint64, mean, stddev float64) error {
+func GenerateNormalDouble(generator Generator, outputPtr ffi.HostOrDevice[float64], n uint64, mean, stddev float64) error {
 	sym, err := procGenerateNormalDouble.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(mean))
 	frame.Float64(float64(stddev))
@@ -706,14 +713,15 @@ func GenerateNormalDouble(generator Generator, outputPtr *float64, n uint64, mea
 // output samples is, not a multiple of the quasirandom dimension, or is not a
 // multiple of two for pseudorandom generators CURAND_STATUS_SUCCESS if the
 // results were generated successfully
-func GenerateLogNormal(generator Generator, outputPtr *float32, n uint64, mean, stddev float32) error {
+func GenerateLogNormal(generator Generator, outputPtr ffi.HostOrDevice[float32], n uint64, mean, stddev float32) error {
 	sym, err := procGenerateLogNormal.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float32(float32(mean))
 	frame.Float32(float32(stddev))
@@ -769,14 +777,15 @@ func GenerateLogNormal(generator Generator, outputPtr *float32, n uint64, mean, 
 // multiple of two for pseudorandom generators
 // CURAND_STATUS_DOUBLE_PRECISION_REQUIRED if the GPU does not support double
 // precision , CURAND_STATUS_SUCCESS if the results were generated successfully
-func GenerateLogNormalDouble(generator Generator, outputPtr *float64, n uint64, mean, stddev float64) error {
+func GenerateLogNormalDouble(generator Generator, outputPtr ffi.HostOrDevice[float64], n uint64, mean, stddev float64) error {
 	sym, err := procGenerateLogNormalDouble.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(mean))
 	frame.Float64(float64(stddev))
@@ -876,14 +885,15 @@ func DestroyDistribution(discrete_distribution DiscreteDistribution) error {
 // double precision , CURAND_STATUS_OUT_OF_RANGE if lambda is non-positive or
 // greater than 400,000 , CURAND_STATUS_SUCCESS if the results were generated
 // successfully
-func GeneratePoisson(generator Generator, outputPtr *uint32, n uint64, lambda float64) error {
+func GeneratePoisson(generator Generator, outputPtr ffi.HostOrDevice[uint32], n uint64, lambda float64) error {
 	sym, err := procGeneratePoisson.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(lambda))
 	ffiimpl.Call(sym, &frame)
@@ -896,14 +906,15 @@ func GeneratePoisson(generator Generator, outputPtr *uint32, n uint64, lambda fl
 
 // GeneratePoissonMethod wraps curandGeneratePoissonMethod (symbol
 // curandGeneratePoissonMethod, curand.h).
-func GeneratePoissonMethod(generator Generator, outputPtr *uint32, n uint64, lambda float64, method Method) error {
+func GeneratePoissonMethod(generator Generator, outputPtr ffi.HostOrDevice[uint32], n uint64, lambda float64, method Method) error {
 	sym, err := procGeneratePoissonMethod.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(lambda))
 	frame.Int(uintptr(method))
@@ -921,14 +932,15 @@ func GeneratePoissonMethod(generator Generator, outputPtr *uint32, n uint64, lam
 // The library does not export curandGenerateBinomial (declared in curand.h
 // 10.3.5, not exported by libcurand.so.10.3.5): a call returns an error
 // matching ffi.ErrNoSymbol.
-func GenerateBinomial(generator Generator, outputPtr *uint32, num uint64, n uint32, p float64) error {
+func GenerateBinomial(generator Generator, outputPtr ffi.HostOrDevice[uint32], num uint64, n uint32, p float64) error {
 	sym, err := procGenerateBinomial.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(num))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(p))
@@ -946,14 +958,15 @@ func GenerateBinomial(generator Generator, outputPtr *uint32, num uint64, n uint
 // The library does not export curandGenerateBinomialMethod (declared in
 // curand.h 10.3.5, not exported by libcurand.so.10.3.5): a call returns an
 // error matching ffi.ErrNoSymbol.
-func GenerateBinomialMethod(generator Generator, outputPtr *uint32, num uint64, n uint32, p float64, method Method) error {
+func GenerateBinomialMethod(generator Generator, outputPtr ffi.HostOrDevice[uint32], num uint64, n uint32, p float64, method Method) error {
 	sym, err := procGenerateBinomialMethod.Addr()
 	if err != nil {
 		return err
 	}
+	outputPtrV := outputPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(generator))
-	frame.Int(uintptr(unsafe.Pointer(outputPtr)))
+	frame.Int(uintptr(outputPtrV))
 	frame.Int(uintptr(num))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(p))
