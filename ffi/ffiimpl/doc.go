@@ -75,8 +75,9 @@ const (
 	// 6 split package ffi: what only generated code calls moved here
 	// (Bind wraps the ffi.Library and makes the Procs), the version
 	// guard with it; 7 LibraryMajor (the version check of every
-	// library a package loads) and CallError.Log.
-	Version = 7
+	// library a package loads) and CallError.Log; 8 device memory in raw
+	// signatures: ffi.DevicePtr, DeviceAddr and HostOrDevice.
+	Version = 8
 
 	// MinVersion is the oldest generated code this package still supports.
 	// Code older than 6 calls Frame, Proc and the rest through package ffi,
