@@ -182,6 +182,8 @@ func TestMemoryRows(t *testing.T) {
 // device memory, and the batched and Ex forms follow; the audit says so.
 // cuFFT's transforms take device pointers and its plans host arrays;
 // cuRAND's output takes host or device memory, as its generator's kind.
+// cuSOLVER's dense functions take their matrices, workspaces, pivots and
+// info in device memory, their host workspace and counts in host memory.
 func TestCublasMemory(t *testing.T) {
 	others := map[string]map[string]map[string]string{
 		"cufft": {
@@ -194,6 +196,14 @@ func TestCublasMemory(t *testing.T) {
 			"GenerateUniform":           {"outputPtr": "ffi.HostOrDevice[float32]"},
 			"GenerateLongLong":          {"outputPtr": "ffi.HostOrDevice[uint64]"},
 			"CreatePoissonDistribution": {"discrete_distribution": "*DiscreteDistribution"},
+		},
+		"cusolver": { // dense: matrices, workspaces and info in device memory
+			"Dpotrf":          {"a": "ffi.DevicePtr[float64]", "workspace": "ffi.DevicePtr[float64]", "devInfo": "ffi.DevicePtr[int32]"},
+			"DpotrfBatched":   {"aarray": "ffi.DevicePtr[ffi.DevicePtr[float64]]", "infoArray": "ffi.DevicePtr[int32]"},
+			"Xpotrf":          {"a": "ffi.DeviceAddr", "bufferOnDevice": "ffi.DeviceAddr", "bufferOnHost": "unsafe.Pointer", "info": "ffi.DevicePtr[int32]"},
+			"DDgesv":          {"dipiv": "ffi.DevicePtr[CusolverInt]", "dWorkspace": "ffi.DeviceAddr", "iter": "*CusolverInt", "d_info": "ffi.DevicePtr[CusolverInt]"},
+			"Dsyevdx":         {"w": "ffi.DevicePtr[float64]", "meig": "*int32"},
+			"XsyevjGetSweeps": {"executed_sweeps": "*int32"},
 		},
 	}
 	for _, major := range []string{"cuda12", "cuda13"} {
@@ -253,7 +263,7 @@ func TestCublasMemory(t *testing.T) {
 // row (a new function the rows miss has a "no Memory row" line), and
 // every row classifies some parameter.
 func TestMemoryComplete(t *testing.T) {
-	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND} {
+	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND, library.CuSOLVER} {
 		used := map[string]bool{}
 		rows := d.Overrides.Memory
 		for _, major := range []string{"cuda12", "cuda13"} {

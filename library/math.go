@@ -173,15 +173,16 @@ var CuSPARSE = &Desc{
 // CuSOLVER's dense solvers: package cusolver (cusolverDn.h and the common
 // header), libcusolver.so.11 with CUDA 12, libcusolver.so.12 with CUDA 13.
 var CuSOLVER = &Desc{
-	Key:      "cusolver",
-	API:      "cuSOLVER",
-	Title:    "cuSOLVER",
-	Package:  "cusolver",
-	Imports:  []ir.Library{ir.Runtime, "cublas"},
-	Include:  []string{"cusolverDn.h"},
-	Declare:  []string{"cusolverDn.h", "cusolver_common.h"},
-	Prefixes: []string{"CUSOLVER_", "cusolverDn", "cusolver"},
-	Status:   "cusolverStatus_t",
+	Key:       "cusolver",
+	API:       "cuSOLVER",
+	Title:     "cuSOLVER",
+	Package:   "cusolver",
+	Imports:   []ir.Library{ir.Runtime, "cublas"},
+	Include:   []string{"cusolverDn.h"},
+	Declare:   []string{"cusolverDn.h", "cusolver_common.h"},
+	Prefixes:  []string{"CUSOLVER_", "cusolverDn", "cusolver"},
+	Status:    "cusolverStatus_t",
+	Overrides: Overrides{Memory: cusolverMemory},
 	Load: Load{
 		Name:     "cuSOLVER (CUDA %d)",
 		EnvVar:   "CUGEN_LIBCUSOLVER",

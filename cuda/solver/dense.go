@@ -7,6 +7,7 @@ import (
 	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Fill says which triangle of a symmetric (Hermitian) matrix is read and
@@ -58,7 +59,7 @@ func Potrf[T Scalar](h *Handle, fill Fill, A Matrix[T]) error {
 	n, lda, fm := int64(A.Rows), int64(A.ld()), cublas.FillMode(fill)
 	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
 		return cusolver.XpotrfBufferSize(st.h, st.params, fm, n, dt, ptr(A.Buf), lda, dt, dsize)
-	}, func(w work, info *int32) error {
+	}, func(w work, info ffi.DevicePtr[int32]) error {
 		return cusolver.Xpotrf(st.h, st.params, fm, n, dt, ptr(A.Buf), lda, dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, A.Buf)
 	return infoError(op, info, err, func(i int) error { return &NotPositiveDefiniteError{Op: op, Order: i} })
@@ -76,7 +77,7 @@ func Potrs[T Scalar](h *Handle, fill Fill, A, B Matrix[T]) error {
 	}
 	defer h.mu.Unlock()
 	st, dt := h.st, mathlib.TypeOf[T]()
-	info, err := h.run(func(info *int32) error {
+	info, err := h.run(func(info ffi.DevicePtr[int32]) error {
 		return cusolver.Xpotrs(st.h, st.params, cublas.FillMode(fill), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()), dt, ptr(B.Buf), int64(B.ld()), info)
 	}, A.Buf, B.Buf)
 	return paramInfo(op, info, err)
@@ -118,8 +119,8 @@ func Getrf[T Scalar](h *Handle, A Matrix[T], ipiv *cuda.Buffer[int64]) error {
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
 		return cusolver.XgetrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, dsize)
-	}, func(w work, info *int32) error {
-		return cusolver.Xgetrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, (*int64)(ptr(ipiv)), dt, w.d, w.dsize, w.h, w.hsize, info)
+	}, func(w work, info ffi.DevicePtr[int32]) error {
+		return cusolver.Xgetrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, ffi.DevicePtr[int64](ptr(ipiv)), dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, operands(buf(A.Buf), buf(ipiv))...)
 	return infoError(op, info, err, func(i int) error { return &SingularError{Op: op, Index: i} })
 }
@@ -136,9 +137,9 @@ func Getrs[T Scalar](h *Handle, trans Op, A Matrix[T], ipiv *cuda.Buffer[int64],
 	}
 	defer h.mu.Unlock()
 	st, dt := h.st, mathlib.TypeOf[T]()
-	info, err := h.run(func(info *int32) error {
+	info, err := h.run(func(info ffi.DevicePtr[int32]) error {
 		return cusolver.Xgetrs(st.h, st.params, cublas.Operation(trans), int64(A.Rows), int64(B.Cols), dt, ptr(A.Buf), int64(A.ld()),
-			(*int64)(ptr(ipiv)), dt, ptr(B.Buf), int64(B.ld()), info)
+			ffi.DevicePtr[int64](ptr(ipiv)), dt, ptr(B.Buf), int64(B.ld()), info)
 	}, A.Buf, ipiv, B.Buf)
 	return paramInfo(op, info, err)
 }
@@ -160,7 +161,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
 		return cusolver.XgeqrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, dsize)
-	}, func(w work, info *int32) error {
+	}, func(w work, info ffi.DevicePtr[int32]) error {
 		return cusolver.Xgeqrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, operands(buf(A.Buf), buf(tau))...)
 	return paramInfo(op, info, err)
@@ -191,13 +192,13 @@ func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buff
 		var err error
 		switch any((*T)(nil)).(type) {
 		case *float32:
-			lwork, err = cusolver.SormqrBufferSize(st.h, sd, tr, m, n, kk, (*float32)(a), lda, (*float32)(t), (*float32)(c), ldc)
+			lwork, err = cusolver.SormqrBufferSize(st.h, sd, tr, m, n, kk, ffi.DevicePtr[float32](a), lda, ffi.DevicePtr[float32](t), ffi.DevicePtr[float32](c), ldc)
 		case *float64:
-			lwork, err = cusolver.DormqrBufferSize(st.h, sd, tr, m, n, kk, (*float64)(a), lda, (*float64)(t), (*float64)(c), ldc)
+			lwork, err = cusolver.DormqrBufferSize(st.h, sd, tr, m, n, kk, ffi.DevicePtr[float64](a), lda, ffi.DevicePtr[float64](t), ffi.DevicePtr[float64](c), ldc)
 		case *complex64:
-			lwork, err = cusolver.CunmqrBufferSize(st.h, sd, tr, m, n, kk, (*cudartComplex)(a), lda, (*cudartComplex)(t), (*cudartComplex)(c), ldc)
+			lwork, err = cusolver.CunmqrBufferSize(st.h, sd, tr, m, n, kk, ffi.DevicePtr[cudartComplex](a), lda, ffi.DevicePtr[cudartComplex](t), ffi.DevicePtr[cudartComplex](c), ldc)
 		default:
-			lwork, err = cusolver.ZunmqrBufferSize(st.h, sd, tr, m, n, kk, (*cudartDoubleComplex)(a), lda, (*cudartDoubleComplex)(t), (*cudartDoubleComplex)(c), ldc)
+			lwork, err = cusolver.ZunmqrBufferSize(st.h, sd, tr, m, n, kk, ffi.DevicePtr[cudartDoubleComplex](a), lda, ffi.DevicePtr[cudartDoubleComplex](t), ffi.DevicePtr[cudartDoubleComplex](c), ldc)
 		}
 		return err
 	}, A.Buf, tau, C.Buf)
@@ -209,16 +210,16 @@ func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buff
 		return err
 	}
 	wp := ptr(w)
-	info, err := h.run(func(info *int32) error {
+	info, err := h.run(func(info ffi.DevicePtr[int32]) error {
 		switch any((*T)(nil)).(type) {
 		case *float32:
-			return cusolver.Sormqr(st.h, sd, tr, m, n, kk, (*float32)(a), lda, (*float32)(t), (*float32)(c), ldc, (*float32)(wp), lwork, info)
+			return cusolver.Sormqr(st.h, sd, tr, m, n, kk, ffi.DevicePtr[float32](a), lda, ffi.DevicePtr[float32](t), ffi.DevicePtr[float32](c), ldc, ffi.DevicePtr[float32](wp), lwork, info)
 		case *float64:
-			return cusolver.Dormqr(st.h, sd, tr, m, n, kk, (*float64)(a), lda, (*float64)(t), (*float64)(c), ldc, (*float64)(wp), lwork, info)
+			return cusolver.Dormqr(st.h, sd, tr, m, n, kk, ffi.DevicePtr[float64](a), lda, ffi.DevicePtr[float64](t), ffi.DevicePtr[float64](c), ldc, ffi.DevicePtr[float64](wp), lwork, info)
 		case *complex64:
-			return cusolver.Cunmqr(st.h, sd, tr, m, n, kk, (*cudartComplex)(a), lda, (*cudartComplex)(t), (*cudartComplex)(c), ldc, (*cudartComplex)(wp), lwork, info)
+			return cusolver.Cunmqr(st.h, sd, tr, m, n, kk, ffi.DevicePtr[cudartComplex](a), lda, ffi.DevicePtr[cudartComplex](t), ffi.DevicePtr[cudartComplex](c), ldc, ffi.DevicePtr[cudartComplex](wp), lwork, info)
 		}
-		return cusolver.Zunmqr(st.h, sd, tr, m, n, kk, (*cudartDoubleComplex)(a), lda, (*cudartDoubleComplex)(t), (*cudartDoubleComplex)(c), ldc, (*cudartDoubleComplex)(wp), lwork, info)
+		return cusolver.Zunmqr(st.h, sd, tr, m, n, kk, ffi.DevicePtr[cudartDoubleComplex](a), lda, ffi.DevicePtr[cudartDoubleComplex](t), ffi.DevicePtr[cudartDoubleComplex](c), ldc, ffi.DevicePtr[cudartDoubleComplex](wp), lwork, info)
 	}, operands(buf(A.Buf), buf(tau), buf(C.Buf), buf(w))...)
 	return paramInfo(op, info, err)
 }
@@ -264,7 +265,7 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 	defer h.mu.Unlock()
 	st, dt := h.st, mathlib.TypeOf[T]()
 	ldu, ldvt := int64(1), int64(1)
-	var pu, pvt = unsafe.Pointer(nil), unsafe.Pointer(nil)
+	var pu, pvt ffi.DeviceAddr
 	if jobu != NoVectors {
 		ldu, pu = int64(U.ld()), ptr(U.Buf)
 	}
@@ -275,7 +276,7 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
 		return cusolver.XgesvdBufferSize(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
 			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, dsize)
-	}, func(w work, info *int32) error {
+	}, func(w work, info ffi.DevicePtr[int32]) error {
 		return cusolver.Xgesvd(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
 			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, ops...)
@@ -305,7 +306,7 @@ func Syevd[T Float](h *Handle, vectors bool, fill Fill, A Matrix[T], W *cuda.Buf
 	n, lda := int64(A.Rows), int64(A.ld())
 	info, err := h.xcall(func(dsize *uint64) (uint64, error) {
 		return cusolver.XsyevdBufferSize(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, dsize)
-	}, func(w work, info *int32) error {
+	}, func(w work, info ffi.DevicePtr[int32]) error {
 		return cusolver.Xsyevd(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, w.d, w.dsize, w.h, w.hsize, info)
 	}, operands(buf(A.Buf), buf(W))...)
 	return infoError(op, info, err, func(i int) error { return &ConvergenceError{Op: op, Count: i} })

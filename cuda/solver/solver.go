@@ -10,6 +10,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Scalar is an element type cuSOLVER factors: float32, float64,
@@ -264,7 +265,8 @@ func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, er
 // work is the workspaces of a call: device (d, dsize bytes) and host (h,
 // hsize bytes).
 type work struct {
-	d, h         unsafe.Pointer
+	d            ffi.DeviceAddr
+	h            unsafe.Pointer
 	dsize, hsize uint64
 }
 
@@ -273,7 +275,7 @@ type work struct {
 // argument) and returns the host size, on h's stream with ops in use;
 // call then runs with workspaces of those sizes (run), the device one
 // among its operands.
-func (h *Handle) xcall(size func(dsize *uint64) (hsize uint64, err error), call func(w work, info *int32) error, ops ...cuda.Operand) (int, error) {
+func (h *Handle) xcall(size func(dsize *uint64) (hsize uint64, err error), call func(w work, info ffi.DevicePtr[int32]) error, ops ...cuda.Operand) (int, error) {
 	var wk work
 	err := h.call(func(cuStream) error {
 		var err error
@@ -291,17 +293,17 @@ func (h *Handle) xcall(size func(dsize *uint64) (hsize uint64, err error), call 
 	if w != nil {
 		ops = append(ops[:len(ops):len(ops)], w)
 	}
-	return h.run(func(info *int32) error { return call(wk, info) }, ops...)
+	return h.run(func(info ffi.DevicePtr[int32]) error { return call(wk, info) }, ops...)
 }
 
 // run runs call with h's stream current on a locked thread, the operands
 // in use, then reads info back (cuMemcpyDtoHAsync and
 // cuStreamSynchronize on the handle's stream). h is locked.
-func (h *Handle) run(call func(info *int32) error, ops ...cuda.Operand) (int, error) {
+func (h *Handle) run(call func(info ffi.DevicePtr[int32]) error, ops ...cuda.Operand) (int, error) {
 	st := h.st
 	var info int32
 	err := h.call(func(s cu.Stream) error {
-		dev := (*int32)(st.info.Ptr().Pointer())
+		dev := ffi.DevicePtr[int32](st.info.Ptr())
 		if err := call(dev); err != nil {
 			return err
 		}
@@ -313,11 +315,12 @@ func (h *Handle) run(call func(info *int32) error, ops ...cuda.Operand) (int, er
 	return int(info), err
 }
 
-func ptr[T any](b *cuda.Buffer[T]) unsafe.Pointer {
+// ptr is b's device address, 0 (NULL) for a nil or empty buffer.
+func ptr[T any](b *cuda.Buffer[T]) ffi.DeviceAddr {
 	if b == nil || b.Len() == 0 {
-		return nil
+		return 0
 	}
-	return b.Ptr().Pointer()
+	return ffi.DeviceAddr(b.Ptr())
 }
 
 // Matrix is a Rows×Cols matrix in column-major order in a buffer, as

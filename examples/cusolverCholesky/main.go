@@ -19,6 +19,7 @@ import (
 	"github.com/cugen/cugen/cuda/sys/cublas"
 	"github.com/cugen/cugen/cuda/sys/cusolver"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 func main() {
@@ -88,8 +89,8 @@ func main() {
 			return err
 		}
 		defer cusolver.Destroy(h)
-		f32 := func(buf *cuda.Buffer[float32]) *float32 { return (*float32)(buf.Ptr().Pointer()) }
-		i32 := func(buf *cuda.Buffer[int32]) *int32 { return (*int32)(buf.Ptr().Pointer()) }
+		f32 := func(buf *cuda.Buffer[float32]) ffi.DevicePtr[float32] { return ffi.DevicePtr[float32](buf.Ptr()) }
+		i32 := func(buf *cuda.Buffer[int32]) ffi.DevicePtr[int32] { return ffi.DevicePtr[int32](buf.Ptr()) }
 		var lwork int32
 		if lwork, err = cusolver.SpotrfBufferSize(h, cublas.FillModeLower, int32(N), f32(dA), int32(N)); err != nil {
 			return err

@@ -319,367 +319,367 @@ func IRSInfosGetMaxIters(infos cusolver.IRSInfos, maxiters *cusolver.CusolverInt
 }
 
 // ZZgesv calls [cusolver.ZZgesv].
-func ZZgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZZgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZZgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZCgesv calls [cusolver.ZCgesv].
-func ZCgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZCgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZCgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZKgesv calls [cusolver.ZKgesv].
-func ZKgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZKgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZKgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZEgesv calls [cusolver.ZEgesv].
-func ZEgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZEgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZEgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZYgesv calls [cusolver.ZYgesv].
-func ZYgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZYgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZYgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CCgesv calls [cusolver.CCgesv].
-func CCgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CCgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CCgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CEgesv calls [cusolver.CEgesv].
-func CEgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CEgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CEgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CKgesv calls [cusolver.CKgesv].
-func CKgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CKgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CKgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CYgesv calls [cusolver.CYgesv].
-func CYgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CYgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CYgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DDgesv calls [cusolver.DDgesv].
-func DDgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DDgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DDgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DSgesv calls [cusolver.DSgesv].
-func DSgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DSgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DSgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DHgesv calls [cusolver.DHgesv].
-func DHgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DHgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DHgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DBgesv calls [cusolver.DBgesv].
-func DBgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DBgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DBgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DXgesv calls [cusolver.DXgesv].
-func DXgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DXgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DXgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SSgesv calls [cusolver.SSgesv].
-func SSgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SSgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SSgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SHgesv calls [cusolver.SHgesv].
-func SHgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SHgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SHgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SBgesv calls [cusolver.SBgesv].
-func SBgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SBgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SBgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SXgesv calls [cusolver.SXgesv].
-func SXgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SXgesv(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SXgesv(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZZgesvBufferSize calls [cusolver.ZZgesvBufferSize].
-func ZZgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZZgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZZgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZCgesvBufferSize calls [cusolver.ZCgesvBufferSize].
-func ZCgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZCgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZCgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZKgesvBufferSize calls [cusolver.ZKgesvBufferSize].
-func ZKgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZKgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZKgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZEgesvBufferSize calls [cusolver.ZEgesvBufferSize].
-func ZEgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZEgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZEgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZYgesvBufferSize calls [cusolver.ZYgesvBufferSize].
-func ZYgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZYgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZYgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CCgesvBufferSize calls [cusolver.CCgesvBufferSize].
-func CCgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CCgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CCgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CKgesvBufferSize calls [cusolver.CKgesvBufferSize].
-func CKgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CKgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CKgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CEgesvBufferSize calls [cusolver.CEgesvBufferSize].
-func CEgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CEgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CEgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CYgesvBufferSize calls [cusolver.CYgesvBufferSize].
-func CYgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CYgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CYgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DDgesvBufferSize calls [cusolver.DDgesvBufferSize].
-func DDgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DDgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DDgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DSgesvBufferSize calls [cusolver.DSgesvBufferSize].
-func DSgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DSgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DSgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DHgesvBufferSize calls [cusolver.DHgesvBufferSize].
-func DHgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DHgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DHgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DBgesvBufferSize calls [cusolver.DBgesvBufferSize].
-func DBgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DBgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DBgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DXgesvBufferSize calls [cusolver.DXgesvBufferSize].
-func DXgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DXgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DXgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SSgesvBufferSize calls [cusolver.SSgesvBufferSize].
-func SSgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SSgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SSgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SHgesvBufferSize calls [cusolver.SHgesvBufferSize].
-func SHgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SHgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SHgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SBgesvBufferSize calls [cusolver.SBgesvBufferSize].
-func SBgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SBgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SBgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SXgesvBufferSize calls [cusolver.SXgesvBufferSize].
-func SXgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dipiv *cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SXgesvBufferSize(handle cusolver.Handle, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dipiv ffi.DevicePtr[cusolver.CusolverInt], dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SXgesvBufferSize(handle, n, nrhs, dA, ldda, dipiv, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZZgels calls [cusolver.ZZgels].
-func ZZgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZZgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZZgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZCgels calls [cusolver.ZCgels].
-func ZCgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZCgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZCgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZKgels calls [cusolver.ZKgels].
-func ZKgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZKgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZKgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZEgels calls [cusolver.ZEgels].
-func ZEgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZEgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZEgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZYgels calls [cusolver.ZYgels].
-func ZYgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func ZYgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.ZYgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CCgels calls [cusolver.CCgels].
-func CCgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CCgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CCgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CKgels calls [cusolver.CKgels].
-func CKgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CKgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CKgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CEgels calls [cusolver.CEgels].
-func CEgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CEgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CEgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // CYgels calls [cusolver.CYgels].
-func CYgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func CYgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.CYgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DDgels calls [cusolver.DDgels].
-func DDgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DDgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DDgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DSgels calls [cusolver.DSgels].
-func DSgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DSgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DSgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DHgels calls [cusolver.DHgels].
-func DHgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DHgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DHgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DBgels calls [cusolver.DBgels].
-func DBgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DBgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DBgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // DXgels calls [cusolver.DXgels].
-func DXgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func DXgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.DXgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SSgels calls [cusolver.SSgels].
-func SSgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SSgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SSgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SHgels calls [cusolver.SHgels].
-func SHgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SHgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SHgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SBgels calls [cusolver.SBgels].
-func SBgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SBgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SBgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // SXgels calls [cusolver.SXgels].
-func SXgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func SXgels(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.SXgels(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, iter, d_info)
 }
 
 // ZZgelsBufferSize calls [cusolver.ZZgelsBufferSize].
-func ZZgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZZgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZZgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZCgelsBufferSize calls [cusolver.ZCgelsBufferSize].
-func ZCgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZCgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZCgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZKgelsBufferSize calls [cusolver.ZKgelsBufferSize].
-func ZKgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZKgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZKgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZEgelsBufferSize calls [cusolver.ZEgelsBufferSize].
-func ZEgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZEgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZEgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // ZYgelsBufferSize calls [cusolver.ZYgelsBufferSize].
-func ZYgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.DoubleComplex, ldda cusolver.CusolverInt, dB *cudart.DoubleComplex, lddb cusolver.CusolverInt, dX *cudart.DoubleComplex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func ZYgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.ZYgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CCgelsBufferSize calls [cusolver.CCgelsBufferSize].
-func CCgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CCgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CCgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CKgelsBufferSize calls [cusolver.CKgelsBufferSize].
-func CKgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CKgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CKgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CEgelsBufferSize calls [cusolver.CEgelsBufferSize].
-func CEgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CEgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CEgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // CYgelsBufferSize calls [cusolver.CYgelsBufferSize].
-func CYgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *cudart.Complex, ldda cusolver.CusolverInt, dB *cudart.Complex, lddb cusolver.CusolverInt, dX *cudart.Complex, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func CYgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda cusolver.CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb cusolver.CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.CYgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DDgelsBufferSize calls [cusolver.DDgelsBufferSize].
-func DDgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DDgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DDgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DSgelsBufferSize calls [cusolver.DSgelsBufferSize].
-func DSgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DSgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DSgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DHgelsBufferSize calls [cusolver.DHgelsBufferSize].
-func DHgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DHgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DHgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DBgelsBufferSize calls [cusolver.DBgelsBufferSize].
-func DBgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DBgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DBgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // DXgelsBufferSize calls [cusolver.DXgelsBufferSize].
-func DXgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float64, ldda cusolver.CusolverInt, dB *float64, lddb cusolver.CusolverInt, dX *float64, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func DXgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float64], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float64], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float64], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.DXgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SSgelsBufferSize calls [cusolver.SSgelsBufferSize].
-func SSgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SSgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SSgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SHgelsBufferSize calls [cusolver.SHgelsBufferSize].
-func SHgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SHgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SHgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SBgelsBufferSize calls [cusolver.SBgelsBufferSize].
-func SBgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SBgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SBgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // SXgelsBufferSize calls [cusolver.SXgelsBufferSize].
-func SXgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA *float32, ldda cusolver.CusolverInt, dB *float32, lddb cusolver.CusolverInt, dX *float32, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer) (uint64, error) {
+func SXgelsBufferSize(handle cusolver.Handle, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DevicePtr[float32], ldda cusolver.CusolverInt, dB ffi.DevicePtr[float32], lddb cusolver.CusolverInt, dX ffi.DevicePtr[float32], lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr) (uint64, error) {
 	return cusolver.SXgelsBufferSize(handle, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace)
 }
 
 // IRSXgesv calls [cusolver.IRSXgesv].
-func IRSXgesv(handle cusolver.Handle, gesv_irs_params cusolver.IRSParams, gesv_irs_infos cusolver.IRSInfos, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA unsafe.Pointer, ldda cusolver.CusolverInt, dB unsafe.Pointer, lddb cusolver.CusolverInt, dX unsafe.Pointer, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func IRSXgesv(handle cusolver.Handle, gesv_irs_params cusolver.IRSParams, gesv_irs_infos cusolver.IRSInfos, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DeviceAddr, ldda cusolver.CusolverInt, dB ffi.DeviceAddr, lddb cusolver.CusolverInt, dX ffi.DeviceAddr, lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.IRSXgesv(handle, gesv_irs_params, gesv_irs_infos, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, niters, d_info)
 }
 
@@ -689,7 +689,7 @@ func IRSXgesvBufferSize(handle cusolver.Handle, params cusolver.IRSParams, n cus
 }
 
 // IRSXgels calls [cusolver.IRSXgels].
-func IRSXgels(handle cusolver.Handle, gels_irs_params cusolver.IRSParams, gels_irs_infos cusolver.IRSInfos, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA unsafe.Pointer, ldda cusolver.CusolverInt, dB unsafe.Pointer, lddb cusolver.CusolverInt, dX unsafe.Pointer, lddx cusolver.CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters *cusolver.CusolverInt, d_info *cusolver.CusolverInt) error {
+func IRSXgels(handle cusolver.Handle, gels_irs_params cusolver.IRSParams, gels_irs_infos cusolver.IRSInfos, m cusolver.CusolverInt, n cusolver.CusolverInt, nrhs cusolver.CusolverInt, dA ffi.DeviceAddr, ldda cusolver.CusolverInt, dB ffi.DeviceAddr, lddb cusolver.CusolverInt, dX ffi.DeviceAddr, lddx cusolver.CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *cusolver.CusolverInt, d_info ffi.DevicePtr[cusolver.CusolverInt]) error {
 	return cusolver.IRSXgels(handle, gels_irs_params, gels_irs_infos, m, n, nrhs, dA, ldda, dB, lddb, dX, lddx, dWorkspace, lwork_bytes, niters, d_info)
 }
 
@@ -699,482 +699,482 @@ func IRSXgelsBufferSize(handle cusolver.Handle, params cusolver.IRSParams, m cus
 }
 
 // SpotrfBufferSize calls [cusolver.SpotrfBufferSize].
-func SpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (int32, error) {
+func SpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SpotrfBufferSize(handle, uplo, n, a, lda)
 }
 
 // DpotrfBufferSize calls [cusolver.DpotrfBufferSize].
-func DpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (int32, error) {
+func DpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DpotrfBufferSize(handle, uplo, n, a, lda)
 }
 
 // CpotrfBufferSize calls [cusolver.CpotrfBufferSize].
-func CpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func CpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.CpotrfBufferSize(handle, uplo, n, a, lda)
 }
 
 // ZpotrfBufferSize calls [cusolver.ZpotrfBufferSize].
-func ZpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZpotrfBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZpotrfBufferSize(handle, uplo, n, a, lda)
 }
 
 // Spotrf calls [cusolver.Spotrf].
-func Spotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, workspace *float32, lwork int32, devInfo *int32) error {
+func Spotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Spotrf(handle, uplo, n, a, lda, workspace, lwork, devInfo)
 }
 
 // Dpotrf calls [cusolver.Dpotrf].
-func Dpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, workspace *float64, lwork int32, devInfo *int32) error {
+func Dpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dpotrf(handle, uplo, n, a, lda, workspace, lwork, devInfo)
 }
 
 // Cpotrf calls [cusolver.Cpotrf].
-func Cpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cpotrf(handle, uplo, n, a, lda, workspace, lwork, devInfo)
 }
 
 // Zpotrf calls [cusolver.Zpotrf].
-func Zpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zpotrf(handle, uplo, n, a, lda, workspace, lwork, devInfo)
 }
 
 // Spotrs calls [cusolver.Spotrs].
-func Spotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a *float32, lda int32, b *float32, ldb int32, devInfo *int32) error {
+func Spotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Spotrs(handle, uplo, n, nrhs, a, lda, b, ldb, devInfo)
 }
 
 // Dpotrs calls [cusolver.Dpotrs].
-func Dpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a *float64, lda int32, b *float64, ldb int32, devInfo *int32) error {
+func Dpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dpotrs(handle, uplo, n, nrhs, a, lda, b, ldb, devInfo)
 }
 
 // Cpotrs calls [cusolver.Cpotrs].
-func Cpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cpotrs(handle, uplo, n, nrhs, a, lda, b, ldb, devInfo)
 }
 
 // Zpotrs calls [cusolver.Zpotrs].
-func Zpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zpotrs(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zpotrs(handle, uplo, n, nrhs, a, lda, b, ldb, devInfo)
 }
 
 // SpotrfBatched calls [cusolver.SpotrfBatched].
-func SpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray **float32, lda int32, infoArray *int32, batchSize int32) error {
+func SpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.SpotrfBatched(handle, uplo, n, aarray, lda, infoArray, batchSize)
 }
 
 // DpotrfBatched calls [cusolver.DpotrfBatched].
-func DpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray **float64, lda int32, infoArray *int32, batchSize int32) error {
+func DpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.DpotrfBatched(handle, uplo, n, aarray, lda, infoArray, batchSize)
 }
 
 // CpotrfBatched calls [cusolver.CpotrfBatched].
-func CpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray **cudart.Complex, lda int32, infoArray *int32, batchSize int32) error {
+func CpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.CpotrfBatched(handle, uplo, n, aarray, lda, infoArray, batchSize)
 }
 
 // ZpotrfBatched calls [cusolver.ZpotrfBatched].
-func ZpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray **cudart.DoubleComplex, lda int32, infoArray *int32, batchSize int32) error {
+func ZpotrfBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.ZpotrfBatched(handle, uplo, n, aarray, lda, infoArray, batchSize)
 }
 
 // SpotrsBatched calls [cusolver.SpotrsBatched].
-func SpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a **float32, lda int32, b **float32, ldb int32, d_info *int32, batchSize int32) error {
+func SpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.SpotrsBatched(handle, uplo, n, nrhs, a, lda, b, ldb, d_info, batchSize)
 }
 
 // DpotrsBatched calls [cusolver.DpotrsBatched].
-func DpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a **float64, lda int32, b **float64, ldb int32, d_info *int32, batchSize int32) error {
+func DpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.DpotrsBatched(handle, uplo, n, nrhs, a, lda, b, ldb, d_info, batchSize)
 }
 
 // CpotrsBatched calls [cusolver.CpotrsBatched].
-func CpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a **cudart.Complex, lda int32, b **cudart.Complex, ldb int32, d_info *int32, batchSize int32) error {
+func CpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.CpotrsBatched(handle, uplo, n, nrhs, a, lda, b, ldb, d_info, batchSize)
 }
 
 // ZpotrsBatched calls [cusolver.ZpotrsBatched].
-func ZpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb int32, d_info *int32, batchSize int32) error {
+func ZpotrsBatched(handle cusolver.Handle, uplo cublas.FillMode, n int32, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	return cusolver.ZpotrsBatched(handle, uplo, n, nrhs, a, lda, b, ldb, d_info, batchSize)
 }
 
 // SpotriBufferSize calls [cusolver.SpotriBufferSize].
-func SpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (int32, error) {
+func SpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SpotriBufferSize(handle, uplo, n, a, lda)
 }
 
 // DpotriBufferSize calls [cusolver.DpotriBufferSize].
-func DpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (int32, error) {
+func DpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DpotriBufferSize(handle, uplo, n, a, lda)
 }
 
 // CpotriBufferSize calls [cusolver.CpotriBufferSize].
-func CpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func CpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.CpotriBufferSize(handle, uplo, n, a, lda)
 }
 
 // ZpotriBufferSize calls [cusolver.ZpotriBufferSize].
-func ZpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZpotriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZpotriBufferSize(handle, uplo, n, a, lda)
 }
 
 // Spotri calls [cusolver.Spotri].
-func Spotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Spotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Spotri(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Dpotri calls [cusolver.Dpotri].
-func Dpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dpotri(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Cpotri calls [cusolver.Cpotri].
-func Cpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cpotri(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Zpotri calls [cusolver.Zpotri].
-func Zpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zpotri(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // XtrtriBufferSize calls [cusolver.XtrtriBufferSize].
-func XtrtriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XtrtriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XtrtriBufferSize(handle, uplo, diag, n, dataTypeA, a, lda, workspaceInBytesOnDevice)
 }
 
 // Xtrtri calls [cusolver.Xtrtri].
-func Xtrtri(handle cusolver.Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo *int32) error {
+func Xtrtri(handle cusolver.Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Xtrtri(handle, uplo, diag, n, dataTypeA, a, lda, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, devInfo)
 }
 
 // SlauumBufferSize calls [cusolver.SlauumBufferSize].
-func SlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (int32, error) {
+func SlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SlauumBufferSize(handle, uplo, n, a, lda)
 }
 
 // DlauumBufferSize calls [cusolver.DlauumBufferSize].
-func DlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (int32, error) {
+func DlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DlauumBufferSize(handle, uplo, n, a, lda)
 }
 
 // ClauumBufferSize calls [cusolver.ClauumBufferSize].
-func ClauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func ClauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.ClauumBufferSize(handle, uplo, n, a, lda)
 }
 
 // ZlauumBufferSize calls [cusolver.ZlauumBufferSize].
-func ZlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZlauumBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZlauumBufferSize(handle, uplo, n, a, lda)
 }
 
 // Slauum calls [cusolver.Slauum].
-func Slauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Slauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Slauum(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Dlauum calls [cusolver.Dlauum].
-func Dlauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dlauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dlauum(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Clauum calls [cusolver.Clauum].
-func Clauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Clauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Clauum(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // Zlauum calls [cusolver.Zlauum].
-func Zlauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zlauum(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zlauum(handle, uplo, n, a, lda, work, lwork, devInfo)
 }
 
 // SgetrfBufferSize calls [cusolver.SgetrfBufferSize].
-func SgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a *float32, lda int32) (int32, error) {
+func SgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SgetrfBufferSize(handle, m, n, a, lda)
 }
 
 // DgetrfBufferSize calls [cusolver.DgetrfBufferSize].
-func DgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a *float64, lda int32) (int32, error) {
+func DgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DgetrfBufferSize(handle, m, n, a, lda)
 }
 
 // CgetrfBufferSize calls [cusolver.CgetrfBufferSize].
-func CgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func CgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.CgetrfBufferSize(handle, m, n, a, lda)
 }
 
 // ZgetrfBufferSize calls [cusolver.ZgetrfBufferSize].
-func ZgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZgetrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZgetrfBufferSize(handle, m, n, a, lda)
 }
 
 // Sgetrf calls [cusolver.Sgetrf].
-func Sgetrf(handle cusolver.Handle, m int32, n int32, a *float32, lda int32, workspace *float32, devIpiv *int32, devInfo *int32) error {
+func Sgetrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], devIpiv ffi.DevicePtr[int32], devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Sgetrf(handle, m, n, a, lda, workspace, devIpiv, devInfo)
 }
 
 // Dgetrf calls [cusolver.Dgetrf].
-func Dgetrf(handle cusolver.Handle, m int32, n int32, a *float64, lda int32, workspace *float64, devIpiv *int32, devInfo *int32) error {
+func Dgetrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], devIpiv ffi.DevicePtr[int32], devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dgetrf(handle, m, n, a, lda, workspace, devIpiv, devInfo)
 }
 
 // Cgetrf calls [cusolver.Cgetrf].
-func Cgetrf(handle cusolver.Handle, m int32, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, devIpiv *int32, devInfo *int32) error {
+func Cgetrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], devIpiv ffi.DevicePtr[int32], devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cgetrf(handle, m, n, a, lda, workspace, devIpiv, devInfo)
 }
 
 // Zgetrf calls [cusolver.Zgetrf].
-func Zgetrf(handle cusolver.Handle, m int32, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, devIpiv *int32, devInfo *int32) error {
+func Zgetrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], devIpiv ffi.DevicePtr[int32], devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zgetrf(handle, m, n, a, lda, workspace, devIpiv, devInfo)
 }
 
 // Slaswp calls [cusolver.Slaswp].
-func Slaswp(handle cusolver.Handle, n int32, a *float32, lda int32, k1 int32, k2 int32, devIpiv *int32, incx int32) error {
+func Slaswp(handle cusolver.Handle, n int32, a ffi.DevicePtr[float32], lda int32, k1 int32, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	return cusolver.Slaswp(handle, n, a, lda, k1, k2, devIpiv, incx)
 }
 
 // Dlaswp calls [cusolver.Dlaswp].
-func Dlaswp(handle cusolver.Handle, n int32, a *float64, lda int32, k1 int32, k2 int32, devIpiv *int32, incx int32) error {
+func Dlaswp(handle cusolver.Handle, n int32, a ffi.DevicePtr[float64], lda int32, k1 int32, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	return cusolver.Dlaswp(handle, n, a, lda, k1, k2, devIpiv, incx)
 }
 
 // Claswp calls [cusolver.Claswp].
-func Claswp(handle cusolver.Handle, n int32, a *cudart.Complex, lda int32, k1 int32, k2 int32, devIpiv *int32, incx int32) error {
+func Claswp(handle cusolver.Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, k1 int32, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	return cusolver.Claswp(handle, n, a, lda, k1, k2, devIpiv, incx)
 }
 
 // Zlaswp calls [cusolver.Zlaswp].
-func Zlaswp(handle cusolver.Handle, n int32, a *cudart.DoubleComplex, lda int32, k1 int32, k2 int32, devIpiv *int32, incx int32) error {
+func Zlaswp(handle cusolver.Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, k1 int32, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	return cusolver.Zlaswp(handle, n, a, lda, k1, k2, devIpiv, incx)
 }
 
 // Sgetrs calls [cusolver.Sgetrs].
-func Sgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a *float32, lda int32, devIpiv *int32, b *float32, ldb int32, devInfo *int32) error {
+func Sgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a ffi.DevicePtr[float32], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Sgetrs(handle, trans, n, nrhs, a, lda, devIpiv, b, ldb, devInfo)
 }
 
 // Dgetrs calls [cusolver.Dgetrs].
-func Dgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a *float64, lda int32, devIpiv *int32, b *float64, ldb int32, devInfo *int32) error {
+func Dgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a ffi.DevicePtr[float64], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dgetrs(handle, trans, n, nrhs, a, lda, devIpiv, b, ldb, devInfo)
 }
 
 // Cgetrs calls [cusolver.Cgetrs].
-func Cgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a *cudart.Complex, lda int32, devIpiv *int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cgetrs(handle, trans, n, nrhs, a, lda, devIpiv, b, ldb, devInfo)
 }
 
 // Zgetrs calls [cusolver.Zgetrs].
-func Zgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a *cudart.DoubleComplex, lda int32, devIpiv *int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zgetrs(handle cusolver.Handle, trans cublas.Operation, n int32, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zgetrs(handle, trans, n, nrhs, a, lda, devIpiv, b, ldb, devInfo)
 }
 
 // SgeqrfBufferSize calls [cusolver.SgeqrfBufferSize].
-func SgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a *float32, lda int32) (int32, error) {
+func SgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SgeqrfBufferSize(handle, m, n, a, lda)
 }
 
 // DgeqrfBufferSize calls [cusolver.DgeqrfBufferSize].
-func DgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a *float64, lda int32) (int32, error) {
+func DgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DgeqrfBufferSize(handle, m, n, a, lda)
 }
 
 // CgeqrfBufferSize calls [cusolver.CgeqrfBufferSize].
-func CgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func CgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.CgeqrfBufferSize(handle, m, n, a, lda)
 }
 
 // ZgeqrfBufferSize calls [cusolver.ZgeqrfBufferSize].
-func ZgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZgeqrfBufferSize(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZgeqrfBufferSize(handle, m, n, a, lda)
 }
 
 // Sgeqrf calls [cusolver.Sgeqrf].
-func Sgeqrf(handle cusolver.Handle, m int32, n int32, a *float32, lda int32, tAU *float32, workspace *float32, lwork int32, devInfo *int32) error {
+func Sgeqrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, tAU ffi.DevicePtr[float32], workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Sgeqrf(handle, m, n, a, lda, tAU, workspace, lwork, devInfo)
 }
 
 // Dgeqrf calls [cusolver.Dgeqrf].
-func Dgeqrf(handle cusolver.Handle, m int32, n int32, a *float64, lda int32, tAU *float64, workspace *float64, lwork int32, devInfo *int32) error {
+func Dgeqrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, tAU ffi.DevicePtr[float64], workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dgeqrf(handle, m, n, a, lda, tAU, workspace, lwork, devInfo)
 }
 
 // Cgeqrf calls [cusolver.Cgeqrf].
-func Cgeqrf(handle cusolver.Handle, m int32, n int32, a *cudart.Complex, lda int32, tAU *cudart.Complex, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgeqrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tAU ffi.DevicePtr[cudart.Complex], workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cgeqrf(handle, m, n, a, lda, tAU, workspace, lwork, devInfo)
 }
 
 // Zgeqrf calls [cusolver.Zgeqrf].
-func Zgeqrf(handle cusolver.Handle, m int32, n int32, a *cudart.DoubleComplex, lda int32, tAU *cudart.DoubleComplex, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgeqrf(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tAU ffi.DevicePtr[cudart.DoubleComplex], workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zgeqrf(handle, m, n, a, lda, tAU, workspace, lwork, devInfo)
 }
 
 // SorgqrBufferSize calls [cusolver.SorgqrBufferSize].
-func SorgqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a *float32, lda int32, tau *float32) (int32, error) {
+func SorgqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SorgqrBufferSize(handle, m, n, k, a, lda, tau)
 }
 
 // DorgqrBufferSize calls [cusolver.DorgqrBufferSize].
-func DorgqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a *float64, lda int32, tau *float64) (int32, error) {
+func DorgqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DorgqrBufferSize(handle, m, n, k, a, lda, tau)
 }
 
 // CungqrBufferSize calls [cusolver.CungqrBufferSize].
-func CungqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (int32, error) {
+func CungqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (int32, error) {
 	return cusolver.CungqrBufferSize(handle, m, n, k, a, lda, tau)
 }
 
 // ZungqrBufferSize calls [cusolver.ZungqrBufferSize].
-func ZungqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (int32, error) {
+func ZungqrBufferSize(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (int32, error) {
 	return cusolver.ZungqrBufferSize(handle, m, n, k, a, lda, tau)
 }
 
 // Sorgqr calls [cusolver.Sorgqr].
-func Sorgqr(handle cusolver.Handle, m int32, n int32, k int32, a *float32, lda int32, tau *float32, work *float32, lwork int32, info *int32) error {
+func Sorgqr(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Sorgqr(handle, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Dorgqr calls [cusolver.Dorgqr].
-func Dorgqr(handle cusolver.Handle, m int32, n int32, k int32, a *float64, lda int32, tau *float64, work *float64, lwork int32, info *int32) error {
+func Dorgqr(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dorgqr(handle, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Cungqr calls [cusolver.Cungqr].
-func Cungqr(handle cusolver.Handle, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungqr(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cungqr(handle, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Zungqr calls [cusolver.Zungqr].
-func Zungqr(handle cusolver.Handle, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungqr(handle cusolver.Handle, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zungqr(handle, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // SormqrBufferSize calls [cusolver.SormqrBufferSize].
-func SormqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *float32, lda int32, tau *float32, c *float32, ldc int32) (int32, error) {
+func SormqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], c ffi.DevicePtr[float32], ldc int32) (int32, error) {
 	return cusolver.SormqrBufferSize(handle, side, trans, m, n, k, a, lda, tau, c, ldc)
 }
 
 // DormqrBufferSize calls [cusolver.DormqrBufferSize].
-func DormqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *float64, lda int32, tau *float64, c *float64, ldc int32) (int32, error) {
+func DormqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], c ffi.DevicePtr[float64], ldc int32) (int32, error) {
 	return cusolver.DormqrBufferSize(handle, side, trans, m, n, k, a, lda, tau, c, ldc)
 }
 
 // CunmqrBufferSize calls [cusolver.CunmqrBufferSize].
-func CunmqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex, c *cudart.Complex, ldc int32) (int32, error) {
+func CunmqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) (int32, error) {
 	return cusolver.CunmqrBufferSize(handle, side, trans, m, n, k, a, lda, tau, c, ldc)
 }
 
 // ZunmqrBufferSize calls [cusolver.ZunmqrBufferSize].
-func ZunmqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) (int32, error) {
+func ZunmqrBufferSize(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (int32, error) {
 	return cusolver.ZunmqrBufferSize(handle, side, trans, m, n, k, a, lda, tau, c, ldc)
 }
 
 // Sormqr calls [cusolver.Sormqr].
-func Sormqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *float32, lda int32, tau *float32, c *float32, ldc int32, work *float32, lwork int32, devInfo *int32) error {
+func Sormqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Sormqr(handle, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, devInfo)
 }
 
 // Dormqr calls [cusolver.Dormqr].
-func Dormqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *float64, lda int32, tau *float64, c *float64, ldc int32, work *float64, lwork int32, devInfo *int32) error {
+func Dormqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dormqr(handle, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, devInfo)
 }
 
 // Cunmqr calls [cusolver.Cunmqr].
-func Cunmqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cunmqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cunmqr(handle, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, devInfo)
 }
 
 // Zunmqr calls [cusolver.Zunmqr].
-func Zunmqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zunmqr(handle cusolver.Handle, side cublas.SideMode, trans cublas.Operation, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zunmqr(handle, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, devInfo)
 }
 
 // SsytrfBufferSize calls [cusolver.SsytrfBufferSize].
-func SsytrfBufferSize(handle cusolver.Handle, n int32, a *float32, lda int32) (int32, error) {
+func SsytrfBufferSize(handle cusolver.Handle, n int32, a ffi.DevicePtr[float32], lda int32) (int32, error) {
 	return cusolver.SsytrfBufferSize(handle, n, a, lda)
 }
 
 // DsytrfBufferSize calls [cusolver.DsytrfBufferSize].
-func DsytrfBufferSize(handle cusolver.Handle, n int32, a *float64, lda int32) (int32, error) {
+func DsytrfBufferSize(handle cusolver.Handle, n int32, a ffi.DevicePtr[float64], lda int32) (int32, error) {
 	return cusolver.DsytrfBufferSize(handle, n, a, lda)
 }
 
 // CsytrfBufferSize calls [cusolver.CsytrfBufferSize].
-func CsytrfBufferSize(handle cusolver.Handle, n int32, a *cudart.Complex, lda int32) (int32, error) {
+func CsytrfBufferSize(handle cusolver.Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (int32, error) {
 	return cusolver.CsytrfBufferSize(handle, n, a, lda)
 }
 
 // ZsytrfBufferSize calls [cusolver.ZsytrfBufferSize].
-func ZsytrfBufferSize(handle cusolver.Handle, n int32, a *cudart.DoubleComplex, lda int32) (int32, error) {
+func ZsytrfBufferSize(handle cusolver.Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (int32, error) {
 	return cusolver.ZsytrfBufferSize(handle, n, a, lda)
 }
 
 // Ssytrf calls [cusolver.Ssytrf].
-func Ssytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssytrf(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Dsytrf calls [cusolver.Dsytrf].
-func Dsytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsytrf(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Csytrf calls [cusolver.Csytrf].
-func Csytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Csytrf(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Zsytrf calls [cusolver.Zsytrf].
-func Zsytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytrf(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zsytrf(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // XsytrsBufferSize calls [cusolver.XsytrsBufferSize].
-func XsytrsBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XsytrsBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XsytrsBufferSize(handle, uplo, n, nrhs, dataTypeA, a, lda, ipiv, dataTypeB, b, ldb, workspaceInBytesOnDevice)
 }
 
 // Xsytrs calls [cusolver.Xsytrs].
-func Xsytrs(handle cusolver.Handle, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsytrs(handle cusolver.Handle, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xsytrs(handle, uplo, n, nrhs, dataTypeA, a, lda, ipiv, dataTypeB, b, ldb, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // SsytriBufferSize calls [cusolver.SsytriBufferSize].
-func SsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32) (int32, error) {
+func SsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32]) (int32, error) {
 	return cusolver.SsytriBufferSize(handle, uplo, n, a, lda, ipiv)
 }
 
 // DsytriBufferSize calls [cusolver.DsytriBufferSize].
-func DsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32) (int32, error) {
+func DsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32]) (int32, error) {
 	return cusolver.DsytriBufferSize(handle, uplo, n, a, lda, ipiv)
 }
 
 // CsytriBufferSize calls [cusolver.CsytriBufferSize].
-func CsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32) (int32, error) {
+func CsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32]) (int32, error) {
 	return cusolver.CsytriBufferSize(handle, uplo, n, a, lda, ipiv)
 }
 
 // ZsytriBufferSize calls [cusolver.ZsytriBufferSize].
-func ZsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32) (int32, error) {
+func ZsytriBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32]) (int32, error) {
 	return cusolver.ZsytriBufferSize(handle, uplo, n, a, lda, ipiv)
 }
 
 // Ssytri calls [cusolver.Ssytri].
-func Ssytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssytri(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Dsytri calls [cusolver.Dsytri].
-func Dsytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsytri(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Csytri calls [cusolver.Csytri].
-func Csytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Csytri(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
 // Zsytri calls [cusolver.Zsytri].
-func Zsytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytri(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zsytri(handle, uplo, n, a, lda, ipiv, work, lwork, info)
 }
 
@@ -1199,182 +1199,182 @@ func ZgebrdBufferSize(handle cusolver.Handle, m int32, n int32) (int32, error) {
 }
 
 // Sgebrd calls [cusolver.Sgebrd].
-func Sgebrd(handle cusolver.Handle, m int32, n int32, a *float32, lda int32, d *float32, e *float32, tAUQ *float32, tAUP *float32, work *float32, lwork int32, devInfo *int32) error {
+func Sgebrd(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tAUQ ffi.DevicePtr[float32], tAUP ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Sgebrd(handle, m, n, a, lda, d, e, tAUQ, tAUP, work, lwork, devInfo)
 }
 
 // Dgebrd calls [cusolver.Dgebrd].
-func Dgebrd(handle cusolver.Handle, m int32, n int32, a *float64, lda int32, d *float64, e *float64, tAUQ *float64, tAUP *float64, work *float64, lwork int32, devInfo *int32) error {
+func Dgebrd(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tAUQ ffi.DevicePtr[float64], tAUP ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Dgebrd(handle, m, n, a, lda, d, e, tAUQ, tAUP, work, lwork, devInfo)
 }
 
 // Cgebrd calls [cusolver.Cgebrd].
-func Cgebrd(handle cusolver.Handle, m int32, n int32, a *cudart.Complex, lda int32, d *float32, e *float32, tAUQ *cudart.Complex, tAUP *cudart.Complex, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgebrd(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tAUQ ffi.DevicePtr[cudart.Complex], tAUP ffi.DevicePtr[cudart.Complex], work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Cgebrd(handle, m, n, a, lda, d, e, tAUQ, tAUP, work, lwork, devInfo)
 }
 
 // Zgebrd calls [cusolver.Zgebrd].
-func Zgebrd(handle cusolver.Handle, m int32, n int32, a *cudart.DoubleComplex, lda int32, d *float64, e *float64, tAUQ *cudart.DoubleComplex, tAUP *cudart.DoubleComplex, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgebrd(handle cusolver.Handle, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tAUQ ffi.DevicePtr[cudart.DoubleComplex], tAUP ffi.DevicePtr[cudart.DoubleComplex], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	return cusolver.Zgebrd(handle, m, n, a, lda, d, e, tAUQ, tAUP, work, lwork, devInfo)
 }
 
 // SorgbrBufferSize calls [cusolver.SorgbrBufferSize].
-func SorgbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *float32, lda int32, tau *float32) (int32, error) {
+func SorgbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SorgbrBufferSize(handle, side, m, n, k, a, lda, tau)
 }
 
 // DorgbrBufferSize calls [cusolver.DorgbrBufferSize].
-func DorgbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *float64, lda int32, tau *float64) (int32, error) {
+func DorgbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DorgbrBufferSize(handle, side, m, n, k, a, lda, tau)
 }
 
 // CungbrBufferSize calls [cusolver.CungbrBufferSize].
-func CungbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (int32, error) {
+func CungbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (int32, error) {
 	return cusolver.CungbrBufferSize(handle, side, m, n, k, a, lda, tau)
 }
 
 // ZungbrBufferSize calls [cusolver.ZungbrBufferSize].
-func ZungbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (int32, error) {
+func ZungbrBufferSize(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (int32, error) {
 	return cusolver.ZungbrBufferSize(handle, side, m, n, k, a, lda, tau)
 }
 
 // Sorgbr calls [cusolver.Sorgbr].
-func Sorgbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *float32, lda int32, tau *float32, work *float32, lwork int32, info *int32) error {
+func Sorgbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Sorgbr(handle, side, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Dorgbr calls [cusolver.Dorgbr].
-func Dorgbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *float64, lda int32, tau *float64, work *float64, lwork int32, info *int32) error {
+func Dorgbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dorgbr(handle, side, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Cungbr calls [cusolver.Cungbr].
-func Cungbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cungbr(handle, side, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // Zungbr calls [cusolver.Zungbr].
-func Zungbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungbr(handle cusolver.Handle, side cublas.SideMode, m int32, n int32, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zungbr(handle, side, m, n, k, a, lda, tau, work, lwork, info)
 }
 
 // SsytrdBufferSize calls [cusolver.SsytrdBufferSize].
-func SsytrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d *float32, e *float32, tau *float32) (int32, error) {
+func SsytrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tau ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SsytrdBufferSize(handle, uplo, n, a, lda, d, e, tau)
 }
 
 // DsytrdBufferSize calls [cusolver.DsytrdBufferSize].
-func DsytrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d *float64, e *float64, tau *float64) (int32, error) {
+func DsytrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tau ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DsytrdBufferSize(handle, uplo, n, a, lda, d, e, tau)
 }
 
 // ChetrdBufferSize calls [cusolver.ChetrdBufferSize].
-func ChetrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d *float32, e *float32, tau *cudart.Complex) (int32, error) {
+func ChetrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tau ffi.DevicePtr[cudart.Complex]) (int32, error) {
 	return cusolver.ChetrdBufferSize(handle, uplo, n, a, lda, d, e, tau)
 }
 
 // ZhetrdBufferSize calls [cusolver.ZhetrdBufferSize].
-func ZhetrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d *float64, e *float64, tau *cudart.DoubleComplex) (int32, error) {
+func ZhetrdBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tau ffi.DevicePtr[cudart.DoubleComplex]) (int32, error) {
 	return cusolver.ZhetrdBufferSize(handle, uplo, n, a, lda, d, e, tau)
 }
 
 // Ssytrd calls [cusolver.Ssytrd].
-func Ssytrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d *float32, e *float32, tau *float32, work *float32, lwork int32, info *int32) error {
+func Ssytrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tau ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssytrd(handle, uplo, n, a, lda, d, e, tau, work, lwork, info)
 }
 
 // Dsytrd calls [cusolver.Dsytrd].
-func Dsytrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d *float64, e *float64, tau *float64, work *float64, lwork int32, info *int32) error {
+func Dsytrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tau ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsytrd(handle, uplo, n, a, lda, d, e, tau, work, lwork, info)
 }
 
 // Chetrd calls [cusolver.Chetrd].
-func Chetrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d *float32, e *float32, tau *cudart.Complex, work *cudart.Complex, lwork int32, info *int32) error {
+func Chetrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d ffi.DevicePtr[float32], e ffi.DevicePtr[float32], tau ffi.DevicePtr[cudart.Complex], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Chetrd(handle, uplo, n, a, lda, d, e, tau, work, lwork, info)
 }
 
 // Zhetrd calls [cusolver.Zhetrd].
-func Zhetrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d *float64, e *float64, tau *cudart.DoubleComplex, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhetrd(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d ffi.DevicePtr[float64], e ffi.DevicePtr[float64], tau ffi.DevicePtr[cudart.DoubleComplex], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zhetrd(handle, uplo, n, a, lda, d, e, tau, work, lwork, info)
 }
 
 // SorgtrBufferSize calls [cusolver.SorgtrBufferSize].
-func SorgtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32) (int32, error) {
+func SorgtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SorgtrBufferSize(handle, uplo, n, a, lda, tau)
 }
 
 // DorgtrBufferSize calls [cusolver.DorgtrBufferSize].
-func DorgtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64) (int32, error) {
+func DorgtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DorgtrBufferSize(handle, uplo, n, a, lda, tau)
 }
 
 // CungtrBufferSize calls [cusolver.CungtrBufferSize].
-func CungtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (int32, error) {
+func CungtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (int32, error) {
 	return cusolver.CungtrBufferSize(handle, uplo, n, a, lda, tau)
 }
 
 // ZungtrBufferSize calls [cusolver.ZungtrBufferSize].
-func ZungtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (int32, error) {
+func ZungtrBufferSize(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (int32, error) {
 	return cusolver.ZungtrBufferSize(handle, uplo, n, a, lda, tau)
 }
 
 // Sorgtr calls [cusolver.Sorgtr].
-func Sorgtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32, work *float32, lwork int32, info *int32) error {
+func Sorgtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Sorgtr(handle, uplo, n, a, lda, tau, work, lwork, info)
 }
 
 // Dorgtr calls [cusolver.Dorgtr].
-func Dorgtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64, work *float64, lwork int32, info *int32) error {
+func Dorgtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dorgtr(handle, uplo, n, a, lda, tau, work, lwork, info)
 }
 
 // Cungtr calls [cusolver.Cungtr].
-func Cungtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cungtr(handle, uplo, n, a, lda, tau, work, lwork, info)
 }
 
 // Zungtr calls [cusolver.Zungtr].
-func Zungtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungtr(handle cusolver.Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zungtr(handle, uplo, n, a, lda, tau, work, lwork, info)
 }
 
 // SormtrBufferSize calls [cusolver.SormtrBufferSize].
-func SormtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *float32, lda int32, tau *float32, c *float32, ldc int32) (int32, error) {
+func SormtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], c ffi.DevicePtr[float32], ldc int32) (int32, error) {
 	return cusolver.SormtrBufferSize(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc)
 }
 
 // DormtrBufferSize calls [cusolver.DormtrBufferSize].
-func DormtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *float64, lda int32, tau *float64, c *float64, ldc int32) (int32, error) {
+func DormtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], c ffi.DevicePtr[float64], ldc int32) (int32, error) {
 	return cusolver.DormtrBufferSize(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc)
 }
 
 // CunmtrBufferSize calls [cusolver.CunmtrBufferSize].
-func CunmtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex, c *cudart.Complex, ldc int32) (int32, error) {
+func CunmtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) (int32, error) {
 	return cusolver.CunmtrBufferSize(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc)
 }
 
 // ZunmtrBufferSize calls [cusolver.ZunmtrBufferSize].
-func ZunmtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) (int32, error) {
+func ZunmtrBufferSize(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (int32, error) {
 	return cusolver.ZunmtrBufferSize(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc)
 }
 
 // Sormtr calls [cusolver.Sormtr].
-func Sormtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *float32, lda int32, tau *float32, c *float32, ldc int32, work *float32, lwork int32, info *int32) error {
+func Sormtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32], c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Sormtr(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc, work, lwork, info)
 }
 
 // Dormtr calls [cusolver.Dormtr].
-func Dormtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *float64, lda int32, tau *float64, c *float64, ldc int32, work *float64, lwork int32, info *int32) error {
+func Dormtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64], c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dormtr(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc, work, lwork, info)
 }
 
 // Cunmtr calls [cusolver.Cunmtr].
-func Cunmtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cunmtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cunmtr(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc, work, lwork, info)
 }
 
 // Zunmtr calls [cusolver.Zunmtr].
-func Zunmtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zunmtr(handle cusolver.Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zunmtr(handle, side, uplo, trans, m, n, a, lda, tau, c, ldc, work, lwork, info)
 }
 
@@ -1399,182 +1399,182 @@ func ZgesvdBufferSize(handle cusolver.Handle, m int32, n int32) (int32, error) {
 }
 
 // Sgesvd calls [cusolver.Sgesvd].
-func Sgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a *float32, lda int32, s *float32, u *float32, ldu int32, vT *float32, ldvt int32, work *float32, lwork int32, rwork *float32, info *int32) error {
+func Sgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a ffi.DevicePtr[float32], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[float32], ldu int32, vT ffi.DevicePtr[float32], ldvt int32, work ffi.DevicePtr[float32], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	return cusolver.Sgesvd(handle, jobu, jobvt, m, n, a, lda, s, u, ldu, vT, ldvt, work, lwork, rwork, info)
 }
 
 // Dgesvd calls [cusolver.Dgesvd].
-func Dgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a *float64, lda int32, s *float64, u *float64, ldu int32, vT *float64, ldvt int32, work *float64, lwork int32, rwork *float64, info *int32) error {
+func Dgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a ffi.DevicePtr[float64], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[float64], ldu int32, vT ffi.DevicePtr[float64], ldvt int32, work ffi.DevicePtr[float64], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	return cusolver.Dgesvd(handle, jobu, jobvt, m, n, a, lda, s, u, ldu, vT, ldvt, work, lwork, rwork, info)
 }
 
 // Cgesvd calls [cusolver.Cgesvd].
-func Cgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, vT *cudart.Complex, ldvt int32, work *cudart.Complex, lwork int32, rwork *float32, info *int32) error {
+func Cgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, vT ffi.DevicePtr[cudart.Complex], ldvt int32, work ffi.DevicePtr[cudart.Complex], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	return cusolver.Cgesvd(handle, jobu, jobvt, m, n, a, lda, s, u, ldu, vT, ldvt, work, lwork, rwork, info)
 }
 
 // Zgesvd calls [cusolver.Zgesvd].
-func Zgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, vT *cudart.DoubleComplex, ldvt int32, work *cudart.DoubleComplex, lwork int32, rwork *float64, info *int32) error {
+func Zgesvd(handle cusolver.Handle, jobu int8, jobvt int8, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, vT ffi.DevicePtr[cudart.DoubleComplex], ldvt int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	return cusolver.Zgesvd(handle, jobu, jobvt, m, n, a, lda, s, u, ldu, vT, ldvt, work, lwork, rwork, info)
 }
 
 // SsyevdBufferSize calls [cusolver.SsyevdBufferSize].
-func SsyevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32) (int32, error) {
+func SsyevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SsyevdBufferSize(handle, jobz, uplo, n, a, lda, w)
 }
 
 // DsyevdBufferSize calls [cusolver.DsyevdBufferSize].
-func DsyevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64) (int32, error) {
+func DsyevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DsyevdBufferSize(handle, jobz, uplo, n, a, lda, w)
 }
 
 // CheevdBufferSize calls [cusolver.CheevdBufferSize].
-func CheevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32) (int32, error) {
+func CheevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.CheevdBufferSize(handle, jobz, uplo, n, a, lda, w)
 }
 
 // ZheevdBufferSize calls [cusolver.ZheevdBufferSize].
-func ZheevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64) (int32, error) {
+func ZheevdBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.ZheevdBufferSize(handle, jobz, uplo, n, a, lda, w)
 }
 
 // Ssyevd calls [cusolver.Ssyevd].
-func Ssyevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, work *float32, lwork int32, info *int32) error {
+func Ssyevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssyevd(handle, jobz, uplo, n, a, lda, w, work, lwork, info)
 }
 
 // Dsyevd calls [cusolver.Dsyevd].
-func Dsyevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, work *float64, lwork int32, info *int32) error {
+func Dsyevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsyevd(handle, jobz, uplo, n, a, lda, w, work, lwork, info)
 }
 
 // Cheevd calls [cusolver.Cheevd].
-func Cheevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cheevd(handle, jobz, uplo, n, a, lda, w, work, lwork, info)
 }
 
 // Zheevd calls [cusolver.Zheevd].
-func Zheevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevd(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zheevd(handle, jobz, uplo, n, a, lda, w, work, lwork, info)
 }
 
 // SsyevdxBufferSize calls [cusolver.SsyevdxBufferSize].
-func SsyevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32) (int32, error) {
+func SsyevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SsyevdxBufferSize(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w)
 }
 
 // DsyevdxBufferSize calls [cusolver.DsyevdxBufferSize].
-func DsyevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64) (int32, error) {
+func DsyevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DsyevdxBufferSize(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w)
 }
 
 // CheevdxBufferSize calls [cusolver.CheevdxBufferSize].
-func CheevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32) (int32, error) {
+func CheevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.CheevdxBufferSize(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w)
 }
 
 // ZheevdxBufferSize calls [cusolver.ZheevdxBufferSize].
-func ZheevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64) (int32, error) {
+func ZheevdxBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.ZheevdxBufferSize(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w)
 }
 
 // Ssyevdx calls [cusolver.Ssyevdx].
-func Ssyevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32, work *float32, lwork int32, info *int32) error {
+func Ssyevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssyevdx(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Dsyevdx calls [cusolver.Dsyevdx].
-func Dsyevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64, work *float64, lwork int32, info *int32) error {
+func Dsyevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsyevdx(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Cheevdx calls [cusolver.Cheevdx].
-func Cheevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Cheevdx(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Zheevdx calls [cusolver.Zheevdx].
-func Zheevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevdx(handle cusolver.Handle, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zheevdx(handle, jobz, rangeArg, uplo, n, a, lda, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // SsygvdxBufferSize calls [cusolver.SsygvdxBufferSize].
-func SsygvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32) (int32, error) {
+func SsygvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SsygvdxBufferSize(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w)
 }
 
 // DsygvdxBufferSize calls [cusolver.DsygvdxBufferSize].
-func DsygvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64) (int32, error) {
+func DsygvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DsygvdxBufferSize(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w)
 }
 
 // ChegvdxBufferSize calls [cusolver.ChegvdxBufferSize].
-func ChegvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32) (int32, error) {
+func ChegvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.ChegvdxBufferSize(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w)
 }
 
 // ZhegvdxBufferSize calls [cusolver.ZhegvdxBufferSize].
-func ZhegvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64) (int32, error) {
+func ZhegvdxBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.ZhegvdxBufferSize(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w)
 }
 
 // Ssygvdx calls [cusolver.Ssygvdx].
-func Ssygvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32, work *float32, lwork int32, info *int32) error {
+func Ssygvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssygvdx(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Dsygvdx calls [cusolver.Dsygvdx].
-func Dsygvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64, work *float64, lwork int32, info *int32) error {
+func Dsygvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsygvdx(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Chegvdx calls [cusolver.Chegvdx].
-func Chegvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl float32, vu float32, il int32, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Chegvdx(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // Zhegvdx calls [cusolver.Zhegvdx].
-func Zhegvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvdx(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl float64, vu float64, il int32, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zhegvdx(handle, itype, jobz, rangeArg, uplo, n, a, lda, b, ldb, vl, vu, il, iu, meig, w, work, lwork, info)
 }
 
 // SsygvdBufferSize calls [cusolver.SsygvdBufferSize].
-func SsygvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32) (int32, error) {
+func SsygvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.SsygvdBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w)
 }
 
 // DsygvdBufferSize calls [cusolver.DsygvdBufferSize].
-func DsygvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64) (int32, error) {
+func DsygvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.DsygvdBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w)
 }
 
 // ChegvdBufferSize calls [cusolver.ChegvdBufferSize].
-func ChegvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32) (int32, error) {
+func ChegvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32]) (int32, error) {
 	return cusolver.ChegvdBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w)
 }
 
 // ZhegvdBufferSize calls [cusolver.ZhegvdBufferSize].
-func ZhegvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64) (int32, error) {
+func ZhegvdBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64]) (int32, error) {
 	return cusolver.ZhegvdBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w)
 }
 
 // Ssygvd calls [cusolver.Ssygvd].
-func Ssygvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, work *float32, lwork int32, info *int32) error {
+func Ssygvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Ssygvd(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info)
 }
 
 // Dsygvd calls [cusolver.Dsygvd].
-func Dsygvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, work *float64, lwork int32, info *int32) error {
+func Dsygvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Dsygvd(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info)
 }
 
 // Chegvd calls [cusolver.Chegvd].
-func Chegvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Chegvd(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info)
 }
 
 // Zhegvd calls [cusolver.Zhegvd].
-func Zhegvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvd(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	return cusolver.Zhegvd(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info)
 }
 
@@ -1614,122 +1614,122 @@ func XsyevjGetSweeps(handle cusolver.Handle, info cusolver.SyevjInfo, executed_s
 }
 
 // SsyevjBatchedBufferSize calls [cusolver.SsyevjBatchedBufferSize].
-func SsyevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func SsyevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.SsyevjBatchedBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params, batchSize)
 }
 
 // DsyevjBatchedBufferSize calls [cusolver.DsyevjBatchedBufferSize].
-func DsyevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func DsyevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.DsyevjBatchedBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params, batchSize)
 }
 
 // CheevjBatchedBufferSize calls [cusolver.CheevjBatchedBufferSize].
-func CheevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func CheevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.CheevjBatchedBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params, batchSize)
 }
 
 // ZheevjBatchedBufferSize calls [cusolver.ZheevjBatchedBufferSize].
-func ZheevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func ZheevjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.ZheevjBatchedBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params, batchSize)
 }
 
 // SsyevjBatched calls [cusolver.SsyevjBatched].
-func SsyevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, work *float32, lwork int32, info *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func SsyevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.SsyevjBatched(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params, batchSize)
 }
 
 // DsyevjBatched calls [cusolver.DsyevjBatched].
-func DsyevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, work *float64, lwork int32, info *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func DsyevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.DsyevjBatched(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params, batchSize)
 }
 
 // CheevjBatched calls [cusolver.CheevjBatched].
-func CheevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func CheevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.CheevjBatched(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params, batchSize)
 }
 
 // ZheevjBatched calls [cusolver.ZheevjBatched].
-func ZheevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params cusolver.SyevjInfo, batchSize int32) error {
+func ZheevjBatched(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo, batchSize int32) error {
 	return cusolver.ZheevjBatched(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params, batchSize)
 }
 
 // SsyevjBufferSize calls [cusolver.SsyevjBufferSize].
-func SsyevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params cusolver.SyevjInfo) error {
+func SsyevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.SsyevjBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params)
 }
 
 // DsyevjBufferSize calls [cusolver.DsyevjBufferSize].
-func DsyevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params cusolver.SyevjInfo) error {
+func DsyevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.DsyevjBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params)
 }
 
 // CheevjBufferSize calls [cusolver.CheevjBufferSize].
-func CheevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params cusolver.SyevjInfo) error {
+func CheevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.CheevjBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params)
 }
 
 // ZheevjBufferSize calls [cusolver.ZheevjBufferSize].
-func ZheevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params cusolver.SyevjInfo) error {
+func ZheevjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.ZheevjBufferSize(handle, jobz, uplo, n, a, lda, w, lwork, params)
 }
 
 // Ssyevj calls [cusolver.Ssyevj].
-func Ssyevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, work *float32, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Ssyevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Ssyevj(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params)
 }
 
 // Dsyevj calls [cusolver.Dsyevj].
-func Dsyevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, work *float64, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Dsyevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Dsyevj(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params)
 }
 
 // Cheevj calls [cusolver.Cheevj].
-func Cheevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Cheevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Cheevj(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params)
 }
 
 // Zheevj calls [cusolver.Zheevj].
-func Zheevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Zheevj(handle cusolver.Handle, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Zheevj(handle, jobz, uplo, n, a, lda, w, work, lwork, info, params)
 }
 
 // SsygvjBufferSize calls [cusolver.SsygvjBufferSize].
-func SsygvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, lwork *int32, params cusolver.SyevjInfo) error {
+func SsygvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.SsygvjBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, lwork, params)
 }
 
 // DsygvjBufferSize calls [cusolver.DsygvjBufferSize].
-func DsygvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, lwork *int32, params cusolver.SyevjInfo) error {
+func DsygvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.DsygvjBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, lwork, params)
 }
 
 // ChegvjBufferSize calls [cusolver.ChegvjBufferSize].
-func ChegvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, lwork *int32, params cusolver.SyevjInfo) error {
+func ChegvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.ChegvjBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, lwork, params)
 }
 
 // ZhegvjBufferSize calls [cusolver.ZhegvjBufferSize].
-func ZhegvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, lwork *int32, params cusolver.SyevjInfo) error {
+func ZhegvjBufferSize(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params cusolver.SyevjInfo) error {
 	return cusolver.ZhegvjBufferSize(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, lwork, params)
 }
 
 // Ssygvj calls [cusolver.Ssygvj].
-func Ssygvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, work *float32, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Ssygvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Ssygvj(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info, params)
 }
 
 // Dsygvj calls [cusolver.Dsygvj].
-func Dsygvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, work *float64, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Dsygvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Dsygvj(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info, params)
 }
 
 // Chegvj calls [cusolver.Chegvj].
-func Chegvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Chegvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Chegvj(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info, params)
 }
 
 // Zhegvj calls [cusolver.Zhegvj].
-func Zhegvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params cusolver.SyevjInfo) error {
+func Zhegvj(handle cusolver.Handle, itype cusolver.EigType, jobz cusolver.EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params cusolver.SyevjInfo) error {
 	return cusolver.Zhegvj(handle, itype, jobz, uplo, n, a, lda, b, ldb, w, work, lwork, info, params)
 }
 
@@ -1769,122 +1769,122 @@ func XgesvdjGetSweeps(handle cusolver.Handle, info cusolver.GesvdjInfo, executed
 }
 
 // SgesvdjBatchedBufferSize calls [cusolver.SgesvdjBatchedBufferSize].
-func SgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *float32, lda int32, s *float32, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func SgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[float32], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.SgesvdjBatchedBufferSize(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, lwork, params, batchSize)
 }
 
 // DgesvdjBatchedBufferSize calls [cusolver.DgesvdjBatchedBufferSize].
-func DgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *float64, lda int32, s *float64, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func DgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[float64], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.DgesvdjBatchedBufferSize(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, lwork, params, batchSize)
 }
 
 // CgesvdjBatchedBufferSize calls [cusolver.CgesvdjBatchedBufferSize].
-func CgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func CgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.CgesvdjBatchedBufferSize(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, lwork, params, batchSize)
 }
 
 // ZgesvdjBatchedBufferSize calls [cusolver.ZgesvdjBatchedBufferSize].
-func ZgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.ZgesvdjBatchedBufferSize(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, lwork, params, batchSize)
 }
 
 // SgesvdjBatched calls [cusolver.SgesvdjBatched].
-func SgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *float32, lda int32, s *float32, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func SgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[float32], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.SgesvdjBatched(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params, batchSize)
 }
 
 // DgesvdjBatched calls [cusolver.DgesvdjBatched].
-func DgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *float64, lda int32, s *float64, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func DgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[float64], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.DgesvdjBatched(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params, batchSize)
 }
 
 // CgesvdjBatched calls [cusolver.CgesvdjBatched].
-func CgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func CgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.CgesvdjBatched(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params, batchSize)
 }
 
 // ZgesvdjBatched calls [cusolver.ZgesvdjBatched].
-func ZgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params cusolver.GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatched(handle cusolver.Handle, jobz cusolver.EigMode, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo, batchSize int32) error {
 	return cusolver.ZgesvdjBatched(handle, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params, batchSize)
 }
 
 // SgesvdjBufferSize calls [cusolver.SgesvdjBufferSize].
-func SgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *float32, lda int32, s *float32, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
+func SgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[float32], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
 	return cusolver.SgesvdjBufferSize(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, lwork, params)
 }
 
 // DgesvdjBufferSize calls [cusolver.DgesvdjBufferSize].
-func DgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *float64, lda int32, s *float64, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
+func DgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[float64], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
 	return cusolver.DgesvdjBufferSize(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, lwork, params)
 }
 
 // CgesvdjBufferSize calls [cusolver.CgesvdjBufferSize].
-func CgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
+func CgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
 	return cusolver.CgesvdjBufferSize(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, lwork, params)
 }
 
 // ZgesvdjBufferSize calls [cusolver.ZgesvdjBufferSize].
-func ZgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
+func ZgesvdjBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params cusolver.GesvdjInfo) error {
 	return cusolver.ZgesvdjBufferSize(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, lwork, params)
 }
 
 // Sgesvdj calls [cusolver.Sgesvdj].
-func Sgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *float32, lda int32, s *float32, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params cusolver.GesvdjInfo) error {
+func Sgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[float32], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo) error {
 	return cusolver.Sgesvdj(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params)
 }
 
 // Dgesvdj calls [cusolver.Dgesvdj].
-func Dgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *float64, lda int32, s *float64, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params cusolver.GesvdjInfo) error {
+func Dgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[float64], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo) error {
 	return cusolver.Dgesvdj(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params)
 }
 
 // Cgesvdj calls [cusolver.Cgesvdj].
-func Cgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params cusolver.GesvdjInfo) error {
+func Cgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo) error {
 	return cusolver.Cgesvdj(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params)
 }
 
 // Zgesvdj calls [cusolver.Zgesvdj].
-func Zgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params cusolver.GesvdjInfo) error {
+func Zgesvdj(handle cusolver.Handle, jobz cusolver.EigMode, econ int32, m int32, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params cusolver.GesvdjInfo) error {
 	return cusolver.Zgesvdj(handle, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params)
 }
 
 // SgesvdaStridedBatchedBufferSize calls [cusolver.SgesvdaStridedBatchedBufferSize].
-func SgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func SgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	return cusolver.SgesvdaStridedBatchedBufferSize(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, lwork, batchSize)
 }
 
 // DgesvdaStridedBatchedBufferSize calls [cusolver.DgesvdaStridedBatchedBufferSize].
-func DgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func DgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	return cusolver.DgesvdaStridedBatchedBufferSize(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, lwork, batchSize)
 }
 
 // CgesvdaStridedBatchedBufferSize calls [cusolver.CgesvdaStridedBatchedBufferSize].
-func CgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func CgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	return cusolver.CgesvdaStridedBatchedBufferSize(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, lwork, batchSize)
 }
 
 // ZgesvdaStridedBatchedBufferSize calls [cusolver.ZgesvdaStridedBatchedBufferSize].
-func ZgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func ZgesvdaStridedBatchedBufferSize(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	return cusolver.ZgesvdaStridedBatchedBufferSize(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, lwork, batchSize)
 }
 
 // SgesvdaStridedBatched calls [cusolver.SgesvdaStridedBatched].
-func SgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, d_work *float32, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func SgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, d_work ffi.DevicePtr[float32], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	return cusolver.SgesvdaStridedBatched(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, d_work, lwork, d_info, h_R_nrmF, batchSize)
 }
 
 // DgesvdaStridedBatched calls [cusolver.DgesvdaStridedBatched].
-func DgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, d_work *float64, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func DgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, d_work ffi.DevicePtr[float64], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	return cusolver.DgesvdaStridedBatched(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, d_work, lwork, d_info, h_R_nrmF, batchSize)
 }
 
 // CgesvdaStridedBatched calls [cusolver.CgesvdaStridedBatched].
-func CgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, d_work *cudart.Complex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func CgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.Complex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	return cusolver.CgesvdaStridedBatched(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, d_work, lwork, d_info, h_R_nrmF, batchSize)
 }
 
 // ZgesvdaStridedBatched calls [cusolver.ZgesvdaStridedBatched].
-func ZgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, d_work *cudart.DoubleComplex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func ZgesvdaStridedBatched(handle cusolver.Handle, jobz cusolver.EigMode, rank int32, m int32, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	return cusolver.ZgesvdaStridedBatched(handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, d_work, lwork, d_info, h_R_nrmF, batchSize)
 }
 
@@ -1906,198 +1906,198 @@ func SetAdvOptions(params cusolver.Params, function cusolver.Function, algo cuso
 // PotrfBufferSize calls [cusolver.PotrfBufferSize].
 //
 // Deprecated: as [cusolver.PotrfBufferSize] is.
-func PotrfBufferSize(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType) (uint64, error) {
+func PotrfBufferSize(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType) (uint64, error) {
 	return cusolver.PotrfBufferSize(handle, params, uplo, n, dataTypeA, a, lda, computeType)
 }
 
 // Potrf calls [cusolver.Potrf].
 //
 // Deprecated: as [cusolver.Potrf] is.
-func Potrf(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Potrf(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Potrf(handle, params, uplo, n, dataTypeA, a, lda, computeType, buffer, workspaceInBytes, info)
 }
 
 // Potrs calls [cusolver.Potrs].
 //
 // Deprecated: as [cusolver.Potrs] is.
-func Potrs(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Potrs(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Potrs(handle, params, uplo, n, nrhs, dataTypeA, a, lda, dataTypeB, b, ldb, info)
 }
 
 // GeqrfBufferSize calls [cusolver.GeqrfBufferSize].
 //
 // Deprecated: as [cusolver.GeqrfBufferSize] is.
-func GeqrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType) (uint64, error) {
+func GeqrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType) (uint64, error) {
 	return cusolver.GeqrfBufferSize(handle, params, m, n, dataTypeA, a, lda, dataTypeTau, tau, computeType)
 }
 
 // Geqrf calls [cusolver.Geqrf].
 //
 // Deprecated: as [cusolver.Geqrf] is.
-func Geqrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Geqrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Geqrf(handle, params, m, n, dataTypeA, a, lda, dataTypeTau, tau, computeType, buffer, workspaceInBytes, info)
 }
 
 // GetrfBufferSize calls [cusolver.GetrfBufferSize].
 //
 // Deprecated: as [cusolver.GetrfBufferSize] is.
-func GetrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType) (uint64, error) {
+func GetrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType) (uint64, error) {
 	return cusolver.GetrfBufferSize(handle, params, m, n, dataTypeA, a, lda, computeType)
 }
 
 // Getrf calls [cusolver.Getrf].
 //
 // Deprecated: as [cusolver.Getrf] is.
-func Getrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Getrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Getrf(handle, params, m, n, dataTypeA, a, lda, ipiv, computeType, buffer, workspaceInBytes, info)
 }
 
 // Getrs calls [cusolver.Getrs].
 //
 // Deprecated: as [cusolver.Getrs] is.
-func Getrs(handle cusolver.Handle, params cusolver.Params, trans cublas.Operation, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Getrs(handle cusolver.Handle, params cusolver.Params, trans cublas.Operation, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Getrs(handle, params, trans, n, nrhs, dataTypeA, a, lda, ipiv, dataTypeB, b, ldb, info)
 }
 
 // SyevdBufferSize calls [cusolver.SyevdBufferSize].
 //
 // Deprecated: as [cusolver.SyevdBufferSize] is.
-func SyevdBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (uint64, error) {
+func SyevdBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType) (uint64, error) {
 	return cusolver.SyevdBufferSize(handle, params, jobz, uplo, n, dataTypeA, a, lda, dataTypeW, w, computeType)
 }
 
 // Syevd calls [cusolver.Syevd].
 //
 // Deprecated: as [cusolver.Syevd] is.
-func Syevd(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Syevd(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Syevd(handle, params, jobz, uplo, n, dataTypeA, a, lda, dataTypeW, w, computeType, buffer, workspaceInBytes, info)
 }
 
 // SyevdxBufferSize calls [cusolver.SyevdxBufferSize].
 //
 // Deprecated: as [cusolver.SyevdxBufferSize] is.
-func SyevdxBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (uint64, error) {
+func SyevdxBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, h_meig *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType) (uint64, error) {
 	return cusolver.SyevdxBufferSize(handle, params, jobz, rangeArg, uplo, n, dataTypeA, a, lda, vl, vu, il, iu, h_meig, dataTypeW, w, computeType)
 }
 
 // Syevdx calls [cusolver.Syevdx].
 //
 // Deprecated: as [cusolver.Syevdx] is.
-func Syevdx(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, meig64 *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Syevdx(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, meig64 *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Syevdx(handle, params, jobz, rangeArg, uplo, n, dataTypeA, a, lda, vl, vu, il, iu, meig64, dataTypeW, w, computeType, buffer, workspaceInBytes, info)
 }
 
 // GesvdBufferSize calls [cusolver.GesvdBufferSize].
 //
 // Deprecated: as [cusolver.GesvdBufferSize] is.
-func GesvdBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType) (uint64, error) {
+func GesvdBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType) (uint64, error) {
 	return cusolver.GesvdBufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeVT, vT, ldvt, computeType)
 }
 
 // Gesvd calls [cusolver.Gesvd].
 //
 // Deprecated: as [cusolver.Gesvd] is.
-func Gesvd(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Gesvd(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Gesvd(handle, params, jobu, jobvt, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeVT, vT, ldvt, computeType, buffer, workspaceInBytes, info)
 }
 
 // XpotrfBufferSize calls [cusolver.XpotrfBufferSize].
-func XpotrfBufferSize(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XpotrfBufferSize(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XpotrfBufferSize(handle, params, uplo, n, dataTypeA, a, lda, computeType, workspaceInBytesOnDevice)
 }
 
 // Xpotrf calls [cusolver.Xpotrf].
-func Xpotrf(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xpotrf(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xpotrf(handle, params, uplo, n, dataTypeA, a, lda, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // Xpotrs calls [cusolver.Xpotrs].
-func Xpotrs(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xpotrs(handle cusolver.Handle, params cusolver.Params, uplo cublas.FillMode, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xpotrs(handle, params, uplo, n, nrhs, dataTypeA, a, lda, dataTypeB, b, ldb, info)
 }
 
 // XgeqrfBufferSize calls [cusolver.XgeqrfBufferSize].
-func XgeqrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XgeqrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XgeqrfBufferSize(handle, params, m, n, dataTypeA, a, lda, dataTypeTau, tau, computeType, workspaceInBytesOnDevice)
 }
 
 // Xgeqrf calls [cusolver.Xgeqrf].
-func Xgeqrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgeqrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xgeqrf(handle, params, m, n, dataTypeA, a, lda, dataTypeTau, tau, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // XgetrfBufferSize calls [cusolver.XgetrfBufferSize].
-func XgetrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XgetrfBufferSize(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XgetrfBufferSize(handle, params, m, n, dataTypeA, a, lda, computeType, workspaceInBytesOnDevice)
 }
 
 // Xgetrf calls [cusolver.Xgetrf].
-func Xgetrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgetrf(handle cusolver.Handle, params cusolver.Params, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xgetrf(handle, params, m, n, dataTypeA, a, lda, ipiv, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // Xgetrs calls [cusolver.Xgetrs].
-func Xgetrs(handle cusolver.Handle, params cusolver.Params, trans cublas.Operation, n int64, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xgetrs(handle cusolver.Handle, params cusolver.Params, trans cublas.Operation, n int64, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xgetrs(handle, params, trans, n, nrhs, dataTypeA, a, lda, ipiv, dataTypeB, b, ldb, info)
 }
 
 // XsyevdBufferSize calls [cusolver.XsyevdBufferSize].
-func XsyevdBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XsyevdBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XsyevdBufferSize(handle, params, jobz, uplo, n, dataTypeA, a, lda, dataTypeW, w, computeType, workspaceInBytesOnDevice)
 }
 
 // Xsyevd calls [cusolver.Xsyevd].
-func Xsyevd(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevd(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xsyevd(handle, params, jobz, uplo, n, dataTypeA, a, lda, dataTypeW, w, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // XsyevdxBufferSize calls [cusolver.XsyevdxBufferSize].
-func XsyevdxBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XsyevdxBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, h_meig *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XsyevdxBufferSize(handle, params, jobz, rangeArg, uplo, n, dataTypeA, a, lda, vl, vu, il, iu, h_meig, dataTypeW, w, computeType, workspaceInBytesOnDevice)
 }
 
 // Xsyevdx calls [cusolver.Xsyevdx].
-func Xsyevdx(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, meig64 *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevdx(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, rangeArg cusolver.EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl unsafe.Pointer, vu unsafe.Pointer, il int64, iu int64, meig64 *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xsyevdx(handle, params, jobz, rangeArg, uplo, n, dataTypeA, a, lda, vl, vu, il, iu, meig64, dataTypeW, w, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // XgesvdBufferSize calls [cusolver.XgesvdBufferSize].
-func XgesvdBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XgesvdBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XgesvdBufferSize(handle, params, jobu, jobvt, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeVT, vT, ldvt, computeType, workspaceInBytesOnDevice)
 }
 
 // Xgesvd calls [cusolver.Xgesvd].
-func Xgesvd(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgesvd(handle cusolver.Handle, params cusolver.Params, jobu int8, jobvt int8, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	return cusolver.Xgesvd(handle, params, jobu, jobvt, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeVT, vT, ldvt, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info)
 }
 
 // XgesvdpBufferSize calls [cusolver.XgesvdpBufferSize].
-func XgesvdpBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, econ int32, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XgesvdpBufferSize(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, econ int32, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XgesvdpBufferSize(handle, params, jobz, econ, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeV, v, ldv, computeType, workspaceInBytesOnDevice)
 }
 
 // Xgesvdp calls [cusolver.Xgesvdp].
-func Xgesvdp(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, econ int32, m int64, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32, h_err_sigma *float64) error {
+func Xgesvdp(handle cusolver.Handle, params cusolver.Params, jobz cusolver.EigMode, econ int32, m int64, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32], h_err_sigma *float64) error {
 	return cusolver.Xgesvdp(handle, params, jobz, econ, m, n, dataTypeA, a, lda, dataTypeS, s, dataTypeU, u, ldu, dataTypeV, v, ldv, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, d_info, h_err_sigma)
 }
 
 // XgesvdrBufferSize calls [cusolver.XgesvdrBufferSize].
-func XgesvdrBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobv int8, m int64, n int64, k int64, p int64, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XgesvdrBufferSize(handle cusolver.Handle, params cusolver.Params, jobu int8, jobv int8, m int64, n int64, k int64, p int64, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XgesvdrBufferSize(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, a, lda, dataTypeSrand, srand, dataTypeUrand, urand, ldUrand, dataTypeVrand, vrand, ldVrand, computeType, workspaceInBytesOnDevice)
 }
 
 // Xgesvdr calls [cusolver.Xgesvdr].
-func Xgesvdr(handle cusolver.Handle, params cusolver.Params, jobu int8, jobv int8, m int64, n int64, k int64, p int64, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32) error {
+func Xgesvdr(handle cusolver.Handle, params cusolver.Params, jobu int8, jobv int8, m int64, n int64, k int64, p int64, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32]) error {
 	return cusolver.Xgesvdr(handle, params, jobu, jobv, m, n, k, p, niters, dataTypeA, a, lda, dataTypeSrand, srand, dataTypeUrand, urand, ldUrand, dataTypeVrand, vrand, ldVrand, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, d_info)
 }
 
 // XlarftBufferSize calls [cusolver.XlarftBufferSize].
-func XlarftBufferSize(handle cusolver.Handle, params cusolver.Params, direct cusolver.DirectMode, storev cusolver.StorevMode, n int64, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
+func XlarftBufferSize(handle cusolver.Handle, params cusolver.Params, direct cusolver.DirectMode, storev cusolver.StorevMode, n int64, k int64, dataTypeV cudart.DataType, d_V ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, d_tau ffi.DeviceAddr, dataTypeT cudart.DataType, d_T ffi.DeviceAddr, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (uint64, error) {
 	return cusolver.XlarftBufferSize(handle, params, direct, storev, n, k, dataTypeV, d_V, ldv, dataTypeTau, d_tau, dataTypeT, d_T, ldt, computeType, workspaceInBytesOnDevice)
 }
 
 // Xlarft calls [cusolver.Xlarft].
-func Xlarft(handle cusolver.Handle, params cusolver.Params, direct cusolver.DirectMode, storev cusolver.StorevMode, n int64, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
+func Xlarft(handle cusolver.Handle, params cusolver.Params, direct cusolver.DirectMode, storev cusolver.StorevMode, n int64, k int64, dataTypeV cudart.DataType, d_V ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, d_tau ffi.DeviceAddr, dataTypeT cudart.DataType, d_T ffi.DeviceAddr, ldt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
 	return cusolver.Xlarft(handle, params, direct, storev, n, k, dataTypeV, d_V, ldv, dataTypeTau, d_tau, dataTypeT, d_T, ldt, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost)
 }
 

@@ -4,6 +4,7 @@
 package cusolver
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda12/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda12/cudart"
@@ -344,7 +345,7 @@ func IRSInfosGetMaxIters(infos IRSInfos, maxiters *CusolverInt) error {
 }
 
 // ZZgesv wraps cusolverDnZZgesv (symbol cusolverDnZZgesv, cusolverDn.h).
-func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZZgesv.Addr()
 	if err != nil {
 		return err
@@ -353,25 +354,19 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -379,7 +374,7 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZCgesv wraps cusolverDnZCgesv (symbol cusolverDnZCgesv, cusolverDn.h).
-func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZCgesv.Addr()
 	if err != nil {
 		return err
@@ -388,25 +383,19 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -414,7 +403,7 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZKgesv wraps cusolverDnZKgesv (symbol cusolverDnZKgesv, cusolverDn.h).
-func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZKgesv.Addr()
 	if err != nil {
 		return err
@@ -423,25 +412,19 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -449,7 +432,7 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZEgesv wraps cusolverDnZEgesv (symbol cusolverDnZEgesv, cusolverDn.h).
-func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZEgesv.Addr()
 	if err != nil {
 		return err
@@ -458,25 +441,19 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -484,7 +461,7 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZYgesv wraps cusolverDnZYgesv (symbol cusolverDnZYgesv, cusolverDn.h).
-func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZYgesv.Addr()
 	if err != nil {
 		return err
@@ -493,25 +470,19 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -519,7 +490,7 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // CCgesv wraps cusolverDnCCgesv (symbol cusolverDnCCgesv, cusolverDn.h).
-func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCCgesv.Addr()
 	if err != nil {
 		return err
@@ -528,25 +499,19 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -554,7 +519,7 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CEgesv wraps cusolverDnCEgesv (symbol cusolverDnCEgesv, cusolverDn.h).
-func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCEgesv.Addr()
 	if err != nil {
 		return err
@@ -563,25 +528,19 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -589,7 +548,7 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CKgesv wraps cusolverDnCKgesv (symbol cusolverDnCKgesv, cusolverDn.h).
-func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCKgesv.Addr()
 	if err != nil {
 		return err
@@ -598,25 +557,19 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -624,7 +577,7 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CYgesv wraps cusolverDnCYgesv (symbol cusolverDnCYgesv, cusolverDn.h).
-func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCYgesv.Addr()
 	if err != nil {
 		return err
@@ -633,25 +586,19 @@ func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -659,7 +606,7 @@ func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // DDgesv wraps cusolverDnDDgesv (symbol cusolverDnDDgesv, cusolverDn.h).
-func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DDgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDDgesv.Addr()
 	if err != nil {
 		return err
@@ -668,25 +615,19 @@ func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -694,7 +635,7 @@ func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DSgesv wraps cusolverDnDSgesv (symbol cusolverDnDSgesv, cusolverDn.h).
-func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DSgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDSgesv.Addr()
 	if err != nil {
 		return err
@@ -703,25 +644,19 @@ func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -729,7 +664,7 @@ func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DHgesv wraps cusolverDnDHgesv (symbol cusolverDnDHgesv, cusolverDn.h).
-func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DHgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDHgesv.Addr()
 	if err != nil {
 		return err
@@ -738,25 +673,19 @@ func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -764,7 +693,7 @@ func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DBgesv wraps cusolverDnDBgesv (symbol cusolverDnDBgesv, cusolverDn.h).
-func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DBgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDBgesv.Addr()
 	if err != nil {
 		return err
@@ -773,25 +702,19 @@ func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -799,7 +722,7 @@ func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DXgesv wraps cusolverDnDXgesv (symbol cusolverDnDXgesv, cusolverDn.h).
-func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DXgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDXgesv.Addr()
 	if err != nil {
 		return err
@@ -808,25 +731,19 @@ func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -834,7 +751,7 @@ func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // SSgesv wraps cusolverDnSSgesv (symbol cusolverDnSSgesv, cusolverDn.h).
-func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SSgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSSgesv.Addr()
 	if err != nil {
 		return err
@@ -843,25 +760,19 @@ func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -869,7 +780,7 @@ func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SHgesv wraps cusolverDnSHgesv (symbol cusolverDnSHgesv, cusolverDn.h).
-func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SHgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSHgesv.Addr()
 	if err != nil {
 		return err
@@ -878,25 +789,19 @@ func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -904,7 +809,7 @@ func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SBgesv wraps cusolverDnSBgesv (symbol cusolverDnSBgesv, cusolverDn.h).
-func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SBgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSBgesv.Addr()
 	if err != nil {
 		return err
@@ -913,25 +818,19 @@ func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -939,7 +838,7 @@ func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SXgesv wraps cusolverDnSXgesv (symbol cusolverDnSXgesv, cusolverDn.h).
-func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SXgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSXgesv.Addr()
 	if err != nil {
 		return err
@@ -948,25 +847,19 @@ func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -975,7 +868,7 @@ func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 
 // ZZgesvBufferSize wraps cusolverDnZZgesv_bufferSize (symbol
 // cusolverDnZZgesv_bufferSize, cusolverDn.h).
-func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZZgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -984,21 +877,16 @@ func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1008,7 +896,7 @@ func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZCgesvBufferSize wraps cusolverDnZCgesv_bufferSize (symbol
 // cusolverDnZCgesv_bufferSize, cusolverDn.h).
-func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZCgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1017,21 +905,16 @@ func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1041,7 +924,7 @@ func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZKgesvBufferSize wraps cusolverDnZKgesv_bufferSize (symbol
 // cusolverDnZKgesv_bufferSize, cusolverDn.h).
-func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZKgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1050,21 +933,16 @@ func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1074,7 +952,7 @@ func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZEgesvBufferSize wraps cusolverDnZEgesv_bufferSize (symbol
 // cusolverDnZEgesv_bufferSize, cusolverDn.h).
-func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZEgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1083,21 +961,16 @@ func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1107,7 +980,7 @@ func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZYgesvBufferSize wraps cusolverDnZYgesv_bufferSize (symbol
 // cusolverDnZYgesv_bufferSize, cusolverDn.h).
-func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZYgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1116,21 +989,16 @@ func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1140,7 +1008,7 @@ func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // CCgesvBufferSize wraps cusolverDnCCgesv_bufferSize (symbol
 // cusolverDnCCgesv_bufferSize, cusolverDn.h).
-func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCCgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1149,21 +1017,16 @@ func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1173,7 +1036,7 @@ func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CKgesvBufferSize wraps cusolverDnCKgesv_bufferSize (symbol
 // cusolverDnCKgesv_bufferSize, cusolverDn.h).
-func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCKgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1182,21 +1045,16 @@ func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1206,7 +1064,7 @@ func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CEgesvBufferSize wraps cusolverDnCEgesv_bufferSize (symbol
 // cusolverDnCEgesv_bufferSize, cusolverDn.h).
-func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCEgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1215,21 +1073,16 @@ func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1239,7 +1092,7 @@ func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CYgesvBufferSize wraps cusolverDnCYgesv_bufferSize (symbol
 // cusolverDnCYgesv_bufferSize, cusolverDn.h).
-func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCYgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1248,21 +1101,16 @@ func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1272,7 +1120,7 @@ func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // DDgesvBufferSize wraps cusolverDnDDgesv_bufferSize (symbol
 // cusolverDnDDgesv_bufferSize, cusolverDn.h).
-func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDDgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1281,21 +1129,16 @@ func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1305,7 +1148,7 @@ func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DSgesvBufferSize wraps cusolverDnDSgesv_bufferSize (symbol
 // cusolverDnDSgesv_bufferSize, cusolverDn.h).
-func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDSgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1314,21 +1157,16 @@ func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1338,7 +1176,7 @@ func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DHgesvBufferSize wraps cusolverDnDHgesv_bufferSize (symbol
 // cusolverDnDHgesv_bufferSize, cusolverDn.h).
-func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDHgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1347,21 +1185,16 @@ func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1371,7 +1204,7 @@ func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DBgesvBufferSize wraps cusolverDnDBgesv_bufferSize (symbol
 // cusolverDnDBgesv_bufferSize, cusolverDn.h).
-func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDBgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1380,21 +1213,16 @@ func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1404,7 +1232,7 @@ func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DXgesvBufferSize wraps cusolverDnDXgesv_bufferSize (symbol
 // cusolverDnDXgesv_bufferSize, cusolverDn.h).
-func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDXgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1413,21 +1241,16 @@ func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1437,7 +1260,7 @@ func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // SSgesvBufferSize wraps cusolverDnSSgesv_bufferSize (symbol
 // cusolverDnSSgesv_bufferSize, cusolverDn.h).
-func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSSgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1446,21 +1269,16 @@ func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1470,7 +1288,7 @@ func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SHgesvBufferSize wraps cusolverDnSHgesv_bufferSize (symbol
 // cusolverDnSHgesv_bufferSize, cusolverDn.h).
-func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSHgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1479,21 +1297,16 @@ func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1503,7 +1316,7 @@ func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SBgesvBufferSize wraps cusolverDnSBgesv_bufferSize (symbol
 // cusolverDnSBgesv_bufferSize, cusolverDn.h).
-func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSBgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1512,21 +1325,16 @@ func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1536,7 +1344,7 @@ func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SXgesvBufferSize wraps cusolverDnSXgesv_bufferSize (symbol
 // cusolverDnSXgesv_bufferSize, cusolverDn.h).
-func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSXgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1545,21 +1353,16 @@ func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1568,7 +1371,7 @@ func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 }
 
 // ZZgels wraps cusolverDnZZgels (symbol cusolverDnZZgels, cusolverDn.h).
-func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZZgels.Addr()
 	if err != nil {
 		return err
@@ -1578,23 +1381,18 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1602,7 +1400,7 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZCgels wraps cusolverDnZCgels (symbol cusolverDnZCgels, cusolverDn.h).
-func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZCgels.Addr()
 	if err != nil {
 		return err
@@ -1612,23 +1410,18 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1636,7 +1429,7 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZKgels wraps cusolverDnZKgels (symbol cusolverDnZKgels, cusolverDn.h).
-func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZKgels.Addr()
 	if err != nil {
 		return err
@@ -1646,23 +1439,18 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1670,7 +1458,7 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZEgels wraps cusolverDnZEgels (symbol cusolverDnZEgels, cusolverDn.h).
-func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZEgels.Addr()
 	if err != nil {
 		return err
@@ -1680,23 +1468,18 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1704,7 +1487,7 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZYgels wraps cusolverDnZYgels (symbol cusolverDnZYgels, cusolverDn.h).
-func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZYgels.Addr()
 	if err != nil {
 		return err
@@ -1714,23 +1497,18 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1738,7 +1516,7 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // CCgels wraps cusolverDnCCgels (symbol cusolverDnCCgels, cusolverDn.h).
-func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCCgels.Addr()
 	if err != nil {
 		return err
@@ -1748,23 +1526,18 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1772,7 +1545,7 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CKgels wraps cusolverDnCKgels (symbol cusolverDnCKgels, cusolverDn.h).
-func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCKgels.Addr()
 	if err != nil {
 		return err
@@ -1782,23 +1555,18 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1806,7 +1574,7 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CEgels wraps cusolverDnCEgels (symbol cusolverDnCEgels, cusolverDn.h).
-func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCEgels.Addr()
 	if err != nil {
 		return err
@@ -1816,23 +1584,18 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1840,7 +1603,7 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CYgels wraps cusolverDnCYgels (symbol cusolverDnCYgels, cusolverDn.h).
-func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCYgels.Addr()
 	if err != nil {
 		return err
@@ -1850,23 +1613,18 @@ func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1874,7 +1632,7 @@ func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // DDgels wraps cusolverDnDDgels (symbol cusolverDnDDgels, cusolverDn.h).
-func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DDgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDDgels.Addr()
 	if err != nil {
 		return err
@@ -1884,23 +1642,18 @@ func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1908,7 +1661,7 @@ func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DSgels wraps cusolverDnDSgels (symbol cusolverDnDSgels, cusolverDn.h).
-func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DSgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDSgels.Addr()
 	if err != nil {
 		return err
@@ -1918,23 +1671,18 @@ func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1942,7 +1690,7 @@ func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DHgels wraps cusolverDnDHgels (symbol cusolverDnDHgels, cusolverDn.h).
-func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DHgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDHgels.Addr()
 	if err != nil {
 		return err
@@ -1952,23 +1700,18 @@ func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1976,7 +1719,7 @@ func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DBgels wraps cusolverDnDBgels (symbol cusolverDnDBgels, cusolverDn.h).
-func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DBgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDBgels.Addr()
 	if err != nil {
 		return err
@@ -1986,23 +1729,18 @@ func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2010,7 +1748,7 @@ func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DXgels wraps cusolverDnDXgels (symbol cusolverDnDXgels, cusolverDn.h).
-func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DXgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDXgels.Addr()
 	if err != nil {
 		return err
@@ -2020,23 +1758,18 @@ func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2044,7 +1777,7 @@ func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // SSgels wraps cusolverDnSSgels (symbol cusolverDnSSgels, cusolverDn.h).
-func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SSgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSSgels.Addr()
 	if err != nil {
 		return err
@@ -2054,23 +1787,18 @@ func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2078,7 +1806,7 @@ func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SHgels wraps cusolverDnSHgels (symbol cusolverDnSHgels, cusolverDn.h).
-func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SHgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSHgels.Addr()
 	if err != nil {
 		return err
@@ -2088,23 +1816,18 @@ func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2112,7 +1835,7 @@ func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SBgels wraps cusolverDnSBgels (symbol cusolverDnSBgels, cusolverDn.h).
-func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SBgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSBgels.Addr()
 	if err != nil {
 		return err
@@ -2122,23 +1845,18 @@ func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2146,7 +1864,7 @@ func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SXgels wraps cusolverDnSXgels (symbol cusolverDnSXgels, cusolverDn.h).
-func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SXgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSXgels.Addr()
 	if err != nil {
 		return err
@@ -2156,23 +1874,18 @@ func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2181,7 +1894,7 @@ func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 
 // ZZgelsBufferSize wraps cusolverDnZZgels_bufferSize (symbol
 // cusolverDnZZgels_bufferSize, cusolverDn.h).
-func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZZgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2191,19 +1904,15 @@ func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2213,7 +1922,7 @@ func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZCgelsBufferSize wraps cusolverDnZCgels_bufferSize (symbol
 // cusolverDnZCgels_bufferSize, cusolverDn.h).
-func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZCgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2223,19 +1932,15 @@ func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2245,7 +1950,7 @@ func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZKgelsBufferSize wraps cusolverDnZKgels_bufferSize (symbol
 // cusolverDnZKgels_bufferSize, cusolverDn.h).
-func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZKgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2255,19 +1960,15 @@ func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2277,7 +1978,7 @@ func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZEgelsBufferSize wraps cusolverDnZEgels_bufferSize (symbol
 // cusolverDnZEgels_bufferSize, cusolverDn.h).
-func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZEgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2287,19 +1988,15 @@ func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2309,7 +2006,7 @@ func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZYgelsBufferSize wraps cusolverDnZYgels_bufferSize (symbol
 // cusolverDnZYgels_bufferSize, cusolverDn.h).
-func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZYgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2319,19 +2016,15 @@ func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2341,7 +2034,7 @@ func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // CCgelsBufferSize wraps cusolverDnCCgels_bufferSize (symbol
 // cusolverDnCCgels_bufferSize, cusolverDn.h).
-func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCCgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2351,19 +2044,15 @@ func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2373,7 +2062,7 @@ func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CKgelsBufferSize wraps cusolverDnCKgels_bufferSize (symbol
 // cusolverDnCKgels_bufferSize, cusolverDn.h).
-func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCKgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2383,19 +2072,15 @@ func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2405,7 +2090,7 @@ func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CEgelsBufferSize wraps cusolverDnCEgels_bufferSize (symbol
 // cusolverDnCEgels_bufferSize, cusolverDn.h).
-func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCEgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2415,19 +2100,15 @@ func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2437,7 +2118,7 @@ func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CYgelsBufferSize wraps cusolverDnCYgels_bufferSize (symbol
 // cusolverDnCYgels_bufferSize, cusolverDn.h).
-func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCYgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2447,19 +2128,15 @@ func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2469,7 +2146,7 @@ func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // DDgelsBufferSize wraps cusolverDnDDgels_bufferSize (symbol
 // cusolverDnDDgels_bufferSize, cusolverDn.h).
-func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDDgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2479,19 +2156,15 @@ func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2501,7 +2174,7 @@ func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DSgelsBufferSize wraps cusolverDnDSgels_bufferSize (symbol
 // cusolverDnDSgels_bufferSize, cusolverDn.h).
-func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDSgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2511,19 +2184,15 @@ func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2533,7 +2202,7 @@ func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DHgelsBufferSize wraps cusolverDnDHgels_bufferSize (symbol
 // cusolverDnDHgels_bufferSize, cusolverDn.h).
-func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDHgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2543,19 +2212,15 @@ func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2565,7 +2230,7 @@ func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DBgelsBufferSize wraps cusolverDnDBgels_bufferSize (symbol
 // cusolverDnDBgels_bufferSize, cusolverDn.h).
-func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDBgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2575,19 +2240,15 @@ func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2597,7 +2258,7 @@ func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DXgelsBufferSize wraps cusolverDnDXgels_bufferSize (symbol
 // cusolverDnDXgels_bufferSize, cusolverDn.h).
-func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDXgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2607,19 +2268,15 @@ func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2629,7 +2286,7 @@ func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // SSgelsBufferSize wraps cusolverDnSSgels_bufferSize (symbol
 // cusolverDnSSgels_bufferSize, cusolverDn.h).
-func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSSgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2639,19 +2296,15 @@ func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2661,7 +2314,7 @@ func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SHgelsBufferSize wraps cusolverDnSHgels_bufferSize (symbol
 // cusolverDnSHgels_bufferSize, cusolverDn.h).
-func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSHgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2671,19 +2324,15 @@ func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2693,7 +2342,7 @@ func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SBgelsBufferSize wraps cusolverDnSBgels_bufferSize (symbol
 // cusolverDnSBgels_bufferSize, cusolverDn.h).
-func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSBgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2703,19 +2352,15 @@ func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2725,7 +2370,7 @@ func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SXgelsBufferSize wraps cusolverDnSXgels_bufferSize (symbol
 // cusolverDnSXgels_bufferSize, cusolverDn.h).
-func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSXgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2735,19 +2380,15 @@ func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2756,7 +2397,7 @@ func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 }
 
 // IRSXgesv wraps cusolverDnIRSXgesv (symbol cusolverDnIRSXgesv, cusolverDn.h).
-func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters, d_info *CusolverInt) error {
+func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos, n, nrhs CusolverInt, dA ffi.DeviceAddr, ldda CusolverInt, dB ffi.DeviceAddr, lddb CusolverInt, dX ffi.DeviceAddr, lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procIRSXgesv.Addr()
 	if err != nil {
 		return err
@@ -2776,14 +2417,9 @@ func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos,
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(niters)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(niters)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2803,7 +2439,7 @@ func IRSXgesvBufferSize(handle Handle, params IRSParams, n, nrhs CusolverInt) (l
 }
 
 // IRSXgels wraps cusolverDnIRSXgels (symbol cusolverDnIRSXgels, cusolverDn.h).
-func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters, d_info *CusolverInt) error {
+func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos, m, n, nrhs CusolverInt, dA ffi.DeviceAddr, ldda CusolverInt, dB ffi.DeviceAddr, lddb CusolverInt, dX ffi.DeviceAddr, lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procIRSXgels.Addr()
 	if err != nil {
 		return err
@@ -2824,14 +2460,9 @@ func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos,
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(niters)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(niters)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2852,58 +2483,54 @@ func IRSXgelsBufferSize(handle Handle, params IRSParams, m, n, nrhs CusolverInt)
 
 // SpotrfBufferSize wraps cusolverDnSpotrf_bufferSize (symbol
 // cusolverDnSpotrf_bufferSize, cusolverDn.h).
-func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSpotrfBufferSize, Status(r))
 }
 
 // DpotrfBufferSize wraps cusolverDnDpotrf_bufferSize (symbol
 // cusolverDnDpotrf_bufferSize, cusolverDn.h).
-func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDpotrfBufferSize, Status(r))
 }
 
 // CpotrfBufferSize wraps cusolverDnCpotrf_bufferSize (symbol
 // cusolverDnCpotrf_bufferSize, cusolverDn.h).
-func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCpotrfBufferSize, Status(r))
 }
 
 // ZpotrfBufferSize wraps cusolverDnZpotrf_bufferSize (symbol
 // cusolverDnZpotrf_bufferSize, cusolverDn.h).
-func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZpotrfBufferSize, Status(r))
 }
 
 // Spotrf wraps cusolverDnSpotrf (symbol cusolverDnSpotrf, cusolverDn.h).
-func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, workspace *float32, lwork int32, devInfo *int32) error {
+func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotrf.Addr()
 	if err != nil {
 		return err
@@ -2912,15 +2539,12 @@ func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2928,7 +2552,7 @@ func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dpotrf wraps cusolverDnDpotrf (symbol cusolverDnDpotrf, cusolverDn.h).
-func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, workspace *float64, lwork int32, devInfo *int32) error {
+func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotrf.Addr()
 	if err != nil {
 		return err
@@ -2937,15 +2561,12 @@ func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2953,7 +2574,7 @@ func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotrf wraps cusolverDnCpotrf (symbol cusolverDnCpotrf, cusolverDn.h).
-func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotrf.Addr()
 	if err != nil {
 		return err
@@ -2962,15 +2583,12 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2978,7 +2596,7 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zpotrf wraps cusolverDnZpotrf (symbol cusolverDnZpotrf, cusolverDn.h).
-func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotrf.Addr()
 	if err != nil {
 		return err
@@ -2987,15 +2605,12 @@ func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3003,7 +2618,7 @@ func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 }
 
 // Spotrs wraps cusolverDnSpotrs (symbol cusolverDnSpotrs, cusolverDn.h).
-func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda int32, b *float32, ldb int32, devInfo *int32) error {
+func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotrs.Addr()
 	if err != nil {
 		return err
@@ -3013,15 +2628,12 @@ func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda 
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3029,7 +2641,7 @@ func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda 
 }
 
 // Dpotrs wraps cusolverDnDpotrs (symbol cusolverDnDpotrs, cusolverDn.h).
-func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda int32, b *float64, ldb int32, devInfo *int32) error {
+func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotrs.Addr()
 	if err != nil {
 		return err
@@ -3039,15 +2651,12 @@ func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda 
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3055,7 +2664,7 @@ func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda 
 }
 
 // Cpotrs wraps cusolverDnCpotrs (symbol cusolverDnCpotrs, cusolverDn.h).
-func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotrs.Addr()
 	if err != nil {
 		return err
@@ -3065,15 +2674,12 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Comple
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3081,7 +2687,7 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Comple
 }
 
 // Zpotrs wraps cusolverDnZpotrs (symbol cusolverDnZpotrs, cusolverDn.h).
-func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotrs.Addr()
 	if err != nil {
 		return err
@@ -3091,15 +2697,12 @@ func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Double
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3108,7 +2711,7 @@ func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Double
 
 // SpotrfBatched wraps cusolverDnSpotrfBatched (symbol cusolverDnSpotrfBatched,
 // cusolverDn.h).
-func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float32, lda int32, infoArray *int32, batchSize int32) error {
+func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3117,13 +2720,11 @@ func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3132,7 +2733,7 @@ func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float3
 
 // DpotrfBatched wraps cusolverDnDpotrfBatched (symbol cusolverDnDpotrfBatched,
 // cusolverDn.h).
-func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float64, lda int32, infoArray *int32, batchSize int32) error {
+func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3141,13 +2742,11 @@ func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float6
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3156,7 +2755,7 @@ func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float6
 
 // CpotrfBatched wraps cusolverDnCpotrfBatched (symbol cusolverDnCpotrfBatched,
 // cusolverDn.h).
-func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.Complex, lda int32, infoArray *int32, batchSize int32) error {
+func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3165,13 +2764,11 @@ func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3180,7 +2777,7 @@ func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 
 // ZpotrfBatched wraps cusolverDnZpotrfBatched (symbol cusolverDnZpotrfBatched,
 // cusolverDn.h).
-func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.DoubleComplex, lda int32, infoArray *int32, batchSize int32) error {
+func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3189,13 +2786,11 @@ func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3204,7 +2799,7 @@ func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 
 // SpotrsBatched wraps cusolverDnSpotrsBatched (symbol cusolverDnSpotrsBatched,
 // cusolverDn.h).
-func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float32, lda int32, b **float32, ldb int32, d_info *int32, batchSize int32) error {
+func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3214,16 +2809,13 @@ func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3232,7 +2824,7 @@ func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 
 // DpotrsBatched wraps cusolverDnDpotrsBatched (symbol cusolverDnDpotrsBatched,
 // cusolverDn.h).
-func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float64, lda int32, b **float64, ldb int32, d_info *int32, batchSize int32) error {
+func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3242,16 +2834,13 @@ func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3260,7 +2849,7 @@ func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 
 // CpotrsBatched wraps cusolverDnCpotrsBatched (symbol cusolverDnCpotrsBatched,
 // cusolverDn.h).
-func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.Complex, lda int32, b **cudart.Complex, ldb int32, d_info *int32, batchSize int32) error {
+func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3270,16 +2859,13 @@ func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3288,7 +2874,7 @@ func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 
 // ZpotrsBatched wraps cusolverDnZpotrsBatched (symbol cusolverDnZpotrsBatched,
 // cusolverDn.h).
-func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb int32, d_info *int32, batchSize int32) error {
+func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3298,16 +2884,13 @@ func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3316,58 +2899,54 @@ func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 
 // SpotriBufferSize wraps cusolverDnSpotri_bufferSize (symbol
 // cusolverDnSpotri_bufferSize, cusolverDn.h).
-func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSpotriBufferSize, Status(r))
 }
 
 // DpotriBufferSize wraps cusolverDnDpotri_bufferSize (symbol
 // cusolverDnDpotri_bufferSize, cusolverDn.h).
-func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDpotriBufferSize, Status(r))
 }
 
 // CpotriBufferSize wraps cusolverDnCpotri_bufferSize (symbol
 // cusolverDnCpotri_bufferSize, cusolverDn.h).
-func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCpotriBufferSize, Status(r))
 }
 
 // ZpotriBufferSize wraps cusolverDnZpotri_bufferSize (symbol
 // cusolverDnZpotri_bufferSize, cusolverDn.h).
-func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZpotriBufferSize, Status(r))
 }
 
 // Spotri wraps cusolverDnSpotri (symbol cusolverDnSpotri, cusolverDn.h).
-func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Spotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotri.Addr()
 	if err != nil {
 		return err
@@ -3376,15 +2955,12 @@ func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3392,7 +2968,7 @@ func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dpotri wraps cusolverDnDpotri (symbol cusolverDnDpotri, cusolverDn.h).
-func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotri.Addr()
 	if err != nil {
 		return err
@@ -3401,15 +2977,12 @@ func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3417,7 +2990,7 @@ func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotri wraps cusolverDnCpotri (symbol cusolverDnCpotri, cusolverDn.h).
-func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotri.Addr()
 	if err != nil {
 		return err
@@ -3426,15 +2999,12 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3442,7 +3012,7 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zpotri wraps cusolverDnZpotri (symbol cusolverDnZpotri, cusolverDn.h).
-func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotri.Addr()
 	if err != nil {
 		return err
@@ -3451,15 +3021,12 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3468,7 +3035,7 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // XtrtriBufferSize wraps cusolverDnXtrtri_bufferSize (symbol
 // cusolverDnXtrtri_bufferSize, cusolverDn.h).
-func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXtrtriBufferSize.Addr()
 	if err != nil {
 		return
@@ -3484,7 +3051,6 @@ func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType,
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -3494,7 +3060,7 @@ func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType,
 }
 
 // Xtrtri wraps cusolverDnXtrtri (symbol cusolverDnXtrtri, cusolverDn.h).
-func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo *int32) error {
+func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procXtrtri.Addr()
 	if err != nil {
 		return err
@@ -3511,12 +3077,9 @@ func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, 
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3525,58 +3088,54 @@ func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, 
 
 // SlauumBufferSize wraps cusolverDnSlauum_bufferSize (symbol
 // cusolverDnSlauum_bufferSize, cusolverDn.h).
-func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSlauumBufferSize, Status(r))
 }
 
 // DlauumBufferSize wraps cusolverDnDlauum_bufferSize (symbol
 // cusolverDnDlauum_bufferSize, cusolverDn.h).
-func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDlauumBufferSize, Status(r))
 }
 
 // ClauumBufferSize wraps cusolverDnClauum_bufferSize (symbol
 // cusolverDnClauum_bufferSize, cusolverDn.h).
-func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procClauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procClauumBufferSize, Status(r))
 }
 
 // ZlauumBufferSize wraps cusolverDnZlauum_bufferSize (symbol
 // cusolverDnZlauum_bufferSize, cusolverDn.h).
-func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZlauumBufferSize, Status(r))
 }
 
 // Slauum wraps cusolverDnSlauum (symbol cusolverDnSlauum, cusolverDn.h).
-func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Slauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSlauum.Addr()
 	if err != nil {
 		return err
@@ -3585,15 +3144,12 @@ func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3601,7 +3157,7 @@ func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dlauum wraps cusolverDnDlauum (symbol cusolverDnDlauum, cusolverDn.h).
-func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDlauum.Addr()
 	if err != nil {
 		return err
@@ -3610,15 +3166,12 @@ func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3626,7 +3179,7 @@ func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Clauum wraps cusolverDnClauum (symbol cusolverDnClauum, cusolverDn.h).
-func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Clauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procClauum.Addr()
 	if err != nil {
 		return err
@@ -3635,15 +3188,12 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3651,7 +3201,7 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zlauum wraps cusolverDnZlauum (symbol cusolverDnZlauum, cusolverDn.h).
-func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZlauum.Addr()
 	if err != nil {
 		return err
@@ -3660,15 +3210,12 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3677,58 +3224,54 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SgetrfBufferSize wraps cusolverDnSgetrf_bufferSize (symbol
 // cusolverDnSgetrf_bufferSize, cusolverDn.h).
-func SgetrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSgetrfBufferSize, Status(r))
 }
 
 // DgetrfBufferSize wraps cusolverDnDgetrf_bufferSize (symbol
 // cusolverDnDgetrf_bufferSize, cusolverDn.h).
-func DgetrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDgetrfBufferSize, Status(r))
 }
 
 // CgetrfBufferSize wraps cusolverDnCgetrf_bufferSize (symbol
 // cusolverDnCgetrf_bufferSize, cusolverDn.h).
-func CgetrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCgetrfBufferSize, Status(r))
 }
 
 // ZgetrfBufferSize wraps cusolverDnZgetrf_bufferSize (symbol
 // cusolverDnZgetrf_bufferSize, cusolverDn.h).
-func ZgetrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZgetrfBufferSize, Status(r))
 }
 
 // Sgetrf wraps cusolverDnSgetrf (symbol cusolverDnSgetrf, cusolverDn.h).
-func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32, devIpiv, devInfo *int32) error {
+func Sgetrf(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgetrf.Addr()
 	if err != nil {
 		return err
@@ -3737,16 +3280,12 @@ func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3754,7 +3293,7 @@ func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32
 }
 
 // Dgetrf wraps cusolverDnDgetrf (symbol cusolverDnDgetrf, cusolverDn.h).
-func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64, devIpiv, devInfo *int32) error {
+func Dgetrf(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgetrf.Addr()
 	if err != nil {
 		return err
@@ -3763,16 +3302,12 @@ func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3780,7 +3315,7 @@ func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64
 }
 
 // Cgetrf wraps cusolverDnCgetrf (symbol cusolverDnCgetrf, cusolverDn.h).
-func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, devIpiv, devInfo *int32) error {
+func Cgetrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgetrf.Addr()
 	if err != nil {
 		return err
@@ -3789,16 +3324,12 @@ func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3806,7 +3337,7 @@ func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *
 }
 
 // Zgetrf wraps cusolverDnZgetrf (symbol cusolverDnZgetrf, cusolverDn.h).
-func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, devIpiv, devInfo *int32) error {
+func Zgetrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgetrf.Addr()
 	if err != nil {
 		return err
@@ -3815,16 +3346,12 @@ func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, works
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3832,7 +3359,7 @@ func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, works
 }
 
 // Slaswp wraps cusolverDnSlaswp (symbol cusolverDnSlaswp, cusolverDn.h).
-func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Slaswp(handle Handle, n int32, a ffi.DevicePtr[float32], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procSlaswp.Addr()
 	if err != nil {
 		return err
@@ -3840,15 +3367,13 @@ func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3856,7 +3381,7 @@ func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int3
 }
 
 // Dlaswp wraps cusolverDnDlaswp (symbol cusolverDnDlaswp, cusolverDn.h).
-func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Dlaswp(handle Handle, n int32, a ffi.DevicePtr[float64], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procDlaswp.Addr()
 	if err != nil {
 		return err
@@ -3864,15 +3389,13 @@ func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3880,7 +3403,7 @@ func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int3
 }
 
 // Claswp wraps cusolverDnClaswp (symbol cusolverDnClaswp, cusolverDn.h).
-func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Claswp(handle Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procClaswp.Addr()
 	if err != nil {
 		return err
@@ -3888,15 +3411,13 @@ func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpi
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3904,7 +3425,7 @@ func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpi
 }
 
 // Zlaswp wraps cusolverDnZlaswp (symbol cusolverDnZlaswp, cusolverDn.h).
-func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Zlaswp(handle Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procZlaswp.Addr()
 	if err != nil {
 		return err
@@ -3912,15 +3433,13 @@ func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3928,7 +3447,7 @@ func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, 
 }
 
 // Sgetrs wraps cusolverDnSgetrs (symbol cusolverDnSgetrs, cusolverDn.h).
-func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, lda int32, devIpiv *int32, b *float32, ldb int32, devInfo *int32) error {
+func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[float32], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgetrs.Addr()
 	if err != nil {
 		return err
@@ -3938,17 +3457,13 @@ func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, ld
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3956,7 +3471,7 @@ func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, ld
 }
 
 // Dgetrs wraps cusolverDnDgetrs (symbol cusolverDnDgetrs, cusolverDn.h).
-func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, lda int32, devIpiv *int32, b *float64, ldb int32, devInfo *int32) error {
+func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[float64], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgetrs.Addr()
 	if err != nil {
 		return err
@@ -3966,17 +3481,13 @@ func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, ld
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3984,7 +3495,7 @@ func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, ld
 }
 
 // Cgetrs wraps cusolverDnCgetrs (symbol cusolverDnCgetrs, cusolverDn.h).
-func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Complex, lda int32, devIpiv *int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgetrs.Addr()
 	if err != nil {
 		return err
@@ -3994,17 +3505,13 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Comp
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4012,7 +3519,7 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Comp
 }
 
 // Zgetrs wraps cusolverDnZgetrs (symbol cusolverDnZgetrs, cusolverDn.h).
-func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.DoubleComplex, lda int32, devIpiv *int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgetrs.Addr()
 	if err != nil {
 		return err
@@ -4022,17 +3529,13 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Doub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4041,58 +3544,54 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Doub
 
 // SgeqrfBufferSize wraps cusolverDnSgeqrf_bufferSize (symbol
 // cusolverDnSgeqrf_bufferSize, cusolverDn.h).
-func SgeqrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSgeqrfBufferSize, Status(r))
 }
 
 // DgeqrfBufferSize wraps cusolverDnDgeqrf_bufferSize (symbol
 // cusolverDnDgeqrf_bufferSize, cusolverDn.h).
-func DgeqrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDgeqrfBufferSize, Status(r))
 }
 
 // CgeqrfBufferSize wraps cusolverDnCgeqrf_bufferSize (symbol
 // cusolverDnCgeqrf_bufferSize, cusolverDn.h).
-func CgeqrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCgeqrfBufferSize, Status(r))
 }
 
 // ZgeqrfBufferSize wraps cusolverDnZgeqrf_bufferSize (symbol
 // cusolverDnZgeqrf_bufferSize, cusolverDn.h).
-func ZgeqrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZgeqrfBufferSize, Status(r))
 }
 
 // Sgeqrf wraps cusolverDnSgeqrf (symbol cusolverDnSgeqrf, cusolverDn.h).
-func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *float32, lwork int32, devInfo *int32) error {
+func Sgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, tAU, workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4101,17 +3600,13 @@ func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *fl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4119,7 +3614,7 @@ func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *fl
 }
 
 // Dgeqrf wraps cusolverDnDgeqrf (symbol cusolverDnDgeqrf, cusolverDn.h).
-func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *float64, lwork int32, devInfo *int32) error {
+func Dgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, tAU, workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4128,17 +3623,13 @@ func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *fl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4146,7 +3637,7 @@ func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *fl
 }
 
 // Cgeqrf wraps cusolverDnCgeqrf (symbol cusolverDnCgeqrf, cusolverDn.h).
-func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tAU, workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4155,17 +3646,13 @@ func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, worksp
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4173,7 +3660,7 @@ func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, worksp
 }
 
 // Zgeqrf wraps cusolverDnZgeqrf (symbol cusolverDnZgeqrf, cusolverDn.h).
-func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tAU, workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4182,17 +3669,13 @@ func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4201,7 +3684,7 @@ func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, 
 
 // SorgqrBufferSize wraps cusolverDnSorgqr_bufferSize (symbol
 // cusolverDnSorgqr_bufferSize, cusolverDn.h).
-func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4211,13 +3694,11 @@ func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4227,7 +3708,7 @@ func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *
 
 // DorgqrBufferSize wraps cusolverDnDorgqr_bufferSize (symbol
 // cusolverDnDorgqr_bufferSize, cusolverDn.h).
-func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4237,13 +3718,11 @@ func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4253,7 +3732,7 @@ func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *
 
 // CungqrBufferSize wraps cusolverDnCungqr_bufferSize (symbol
 // cusolverDnCungqr_bufferSize, cusolverDn.h).
-func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4263,13 +3742,11 @@ func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4279,7 +3756,7 @@ func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32
 
 // ZungqrBufferSize wraps cusolverDnZungqr_bufferSize (symbol
 // cusolverDnZungqr_bufferSize, cusolverDn.h).
-func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4289,13 +3766,11 @@ func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4304,7 +3779,7 @@ func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda
 }
 
 // Sorgqr wraps cusolverDnSorgqr (symbol cusolverDnSorgqr, cusolverDn.h).
-func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgqr(handle Handle, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgqr.Addr()
 	if err != nil {
 		return err
@@ -4314,17 +3789,13 @@ func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4332,7 +3803,7 @@ func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *floa
 }
 
 // Dorgqr wraps cusolverDnDorgqr (symbol cusolverDnDorgqr, cusolverDn.h).
-func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgqr(handle Handle, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgqr.Addr()
 	if err != nil {
 		return err
@@ -4342,17 +3813,13 @@ func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4360,7 +3827,7 @@ func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *floa
 }
 
 // Cungqr wraps cusolverDnCungqr (symbol cusolverDnCungqr, cusolverDn.h).
-func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungqr(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungqr.Addr()
 	if err != nil {
 		return err
@@ -4370,17 +3837,13 @@ func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, wor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4388,7 +3851,7 @@ func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, wor
 }
 
 // Zungqr wraps cusolverDnZungqr (symbol cusolverDnZungqr, cusolverDn.h).
-func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungqr(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungqr.Addr()
 	if err != nil {
 		return err
@@ -4398,17 +3861,13 @@ func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, ta
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4417,7 +3876,7 @@ func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, ta
 
 // SormqrBufferSize wraps cusolverDnSormqr_bufferSize (symbol
 // cusolverDnSormqr_bufferSize, cusolverDn.h).
-func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
+func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32) (lwork int32, err error) {
 	sym, err := procSormqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4429,16 +3888,13 @@ func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4448,7 +3904,7 @@ func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // DormqrBufferSize wraps cusolverDnDormqr_bufferSize (symbol
 // cusolverDnDormqr_bufferSize, cusolverDn.h).
-func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
+func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32) (lwork int32, err error) {
 	sym, err := procDormqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4460,16 +3916,13 @@ func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4479,7 +3932,7 @@ func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // CunmqrBufferSize wraps cusolverDnCunmqr_bufferSize (symbol
 // cusolverDnCunmqr_bufferSize, cusolverDn.h).
-func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
+func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32) (lwork int32, err error) {
 	sym, err := procCunmqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4491,16 +3944,13 @@ func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4510,7 +3960,7 @@ func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // ZunmqrBufferSize wraps cusolverDnZunmqr_bufferSize (symbol
 // cusolverDnZunmqr_bufferSize, cusolverDn.h).
-func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
+func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (lwork int32, err error) {
 	sym, err := procZunmqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4522,16 +3972,13 @@ func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4540,7 +3987,7 @@ func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 }
 
 // Sormqr wraps cusolverDnSormqr (symbol cusolverDnSormqr, cusolverDn.h).
-func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32, work *float32, lwork int32, devInfo *int32) error {
+func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSormqr.Addr()
 	if err != nil {
 		return err
@@ -4552,20 +3999,15 @@ func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4573,7 +4015,7 @@ func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Dormqr wraps cusolverDnDormqr (symbol cusolverDnDormqr, cusolverDn.h).
-func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32, work *float64, lwork int32, devInfo *int32) error {
+func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDormqr.Addr()
 	if err != nil {
 		return err
@@ -4585,20 +4027,15 @@ func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4606,7 +4043,7 @@ func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Cunmqr wraps cusolverDnCunmqr (symbol cusolverDnCunmqr, cusolverDn.h).
-func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCunmqr.Addr()
 	if err != nil {
 		return err
@@ -4618,20 +4055,15 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4639,7 +4071,7 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Zunmqr wraps cusolverDnZunmqr (symbol cusolverDnZunmqr, cusolverDn.h).
-func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZunmqr.Addr()
 	if err != nil {
 		return err
@@ -4651,20 +4083,15 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4673,58 +4100,54 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 
 // SsytrfBufferSize wraps cusolverDnSsytrf_bufferSize (symbol
 // cusolverDnSsytrf_bufferSize, cusolverDn.h).
-func SsytrfBufferSize(handle Handle, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSsytrfBufferSize, Status(r))
 }
 
 // DsytrfBufferSize wraps cusolverDnDsytrf_bufferSize (symbol
 // cusolverDnDsytrf_bufferSize, cusolverDn.h).
-func DsytrfBufferSize(handle Handle, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDsytrfBufferSize, Status(r))
 }
 
 // CsytrfBufferSize wraps cusolverDnCsytrf_bufferSize (symbol
 // cusolverDnCsytrf_bufferSize, cusolverDn.h).
-func CsytrfBufferSize(handle Handle, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCsytrfBufferSize, Status(r))
 }
 
 // ZsytrfBufferSize wraps cusolverDnZsytrf_bufferSize (symbol
 // cusolverDnZsytrf_bufferSize, cusolverDn.h).
-func ZsytrfBufferSize(handle Handle, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZsytrfBufferSize, Status(r))
 }
 
 // Ssytrf wraps cusolverDnSsytrf (symbol cusolverDnSsytrf, cusolverDn.h).
-func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytrf.Addr()
 	if err != nil {
 		return err
@@ -4733,17 +4156,13 @@ func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4751,7 +4170,7 @@ func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytrf wraps cusolverDnDsytrf (symbol cusolverDnDsytrf, cusolverDn.h).
-func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytrf.Addr()
 	if err != nil {
 		return err
@@ -4760,17 +4179,13 @@ func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4778,7 +4193,7 @@ func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytrf wraps cusolverDnCsytrf (symbol cusolverDnCsytrf, cusolverDn.h).
-func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCsytrf.Addr()
 	if err != nil {
 		return err
@@ -4787,17 +4202,13 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4805,7 +4216,7 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zsytrf wraps cusolverDnZsytrf (symbol cusolverDnZsytrf, cusolverDn.h).
-func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZsytrf.Addr()
 	if err != nil {
 		return err
@@ -4814,17 +4225,13 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4833,7 +4240,7 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // XsytrsBufferSize wraps cusolverDnXsytrs_bufferSize (symbol
 // cusolverDnXsytrs_bufferSize, cusolverDn.h).
-func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsytrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -4846,16 +4253,13 @@ func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTy
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -4865,7 +4269,7 @@ func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTy
 }
 
 // Xsytrs wraps cusolverDnXsytrs (symbol cusolverDnXsytrs, cusolverDn.h).
-func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsytrs.Addr()
 	if err != nil {
 		return err
@@ -4878,7 +4282,7 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
@@ -4886,14 +4290,9 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4902,7 +4301,7 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 
 // SsytriBufferSize wraps cusolverDnSsytri_bufferSize (symbol
 // cusolverDnSsytri_bufferSize, cusolverDn.h).
-func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32) (lwork int32, err error) {
+func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procSsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4911,13 +4310,11 @@ func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4927,7 +4324,7 @@ func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DsytriBufferSize wraps cusolverDnDsytri_bufferSize (symbol
 // cusolverDnDsytri_bufferSize, cusolverDn.h).
-func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32) (lwork int32, err error) {
+func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procDsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4936,13 +4333,11 @@ func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4952,7 +4347,7 @@ func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // CsytriBufferSize wraps cusolverDnCsytri_bufferSize (symbol
 // cusolverDnCsytri_bufferSize, cusolverDn.h).
-func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32) (lwork int32, err error) {
+func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procCsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4961,13 +4356,11 @@ func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4977,7 +4370,7 @@ func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZsytriBufferSize wraps cusolverDnZsytri_bufferSize (symbol
 // cusolverDnZsytri_bufferSize, cusolverDn.h).
-func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32) (lwork int32, err error) {
+func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procZsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4986,13 +4379,11 @@ func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5001,7 +4392,7 @@ func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Ssytri wraps cusolverDnSsytri (symbol cusolverDnSsytri, cusolverDn.h).
-func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytri.Addr()
 	if err != nil {
 		return err
@@ -5010,17 +4401,13 @@ func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5028,7 +4415,7 @@ func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytri wraps cusolverDnDsytri (symbol cusolverDnDsytri, cusolverDn.h).
-func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytri.Addr()
 	if err != nil {
 		return err
@@ -5037,17 +4424,13 @@ func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5055,7 +4438,7 @@ func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytri wraps cusolverDnCsytri (symbol cusolverDnCsytri, cusolverDn.h).
-func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCsytri.Addr()
 	if err != nil {
 		return err
@@ -5064,17 +4447,13 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5082,7 +4461,7 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zsytri wraps cusolverDnZsytri (symbol cusolverDnZsytri, cusolverDn.h).
-func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZsytri.Addr()
 	if err != nil {
 		return err
@@ -5091,17 +4470,13 @@ func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5157,7 +4532,7 @@ func ZgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 }
 
 // Sgebrd wraps cusolverDnSgebrd (symbol cusolverDnSgebrd, cusolverDn.h).
-func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, work *float32, lwork int32, devInfo *int32) error {
+func Sgebrd(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tAUQ, tAUP, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgebrd.Addr()
 	if err != nil {
 		return err
@@ -5166,23 +4541,16 @@ func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5190,7 +4558,7 @@ func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, 
 }
 
 // Dgebrd wraps cusolverDnDgebrd (symbol cusolverDnDgebrd, cusolverDn.h).
-func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, work *float64, lwork int32, devInfo *int32) error {
+func Dgebrd(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tAUQ, tAUP, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgebrd.Addr()
 	if err != nil {
 		return err
@@ -5199,23 +4567,16 @@ func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5223,7 +4584,7 @@ func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, 
 }
 
 // Cgebrd wraps cusolverDnCgebrd (symbol cusolverDnCgebrd, cusolverDn.h).
-func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float32, tAUQ, tAUP, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgebrd(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tAUQ, tAUP, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgebrd.Addr()
 	if err != nil {
 		return err
@@ -5232,23 +4593,16 @@ func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5256,7 +4610,7 @@ func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float
 }
 
 // Zgebrd wraps cusolverDnZgebrd (symbol cusolverDnZgebrd, cusolverDn.h).
-func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tAUQ, tAUP, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgebrd(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tAUQ, tAUP, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgebrd.Addr()
 	if err != nil {
 		return err
@@ -5265,23 +4619,16 @@ func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5290,7 +4637,7 @@ func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e 
 
 // SorgbrBufferSize wraps cusolverDnSorgbr_bufferSize (symbol
 // cusolverDnSorgbr_bufferSize, cusolverDn.h).
-func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5301,13 +4648,11 @@ func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5317,7 +4662,7 @@ func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 
 // DorgbrBufferSize wraps cusolverDnDorgbr_bufferSize (symbol
 // cusolverDnDorgbr_bufferSize, cusolverDn.h).
-func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5328,13 +4673,11 @@ func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5344,7 +4687,7 @@ func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 
 // CungbrBufferSize wraps cusolverDnCungbr_bufferSize (symbol
 // cusolverDnCungbr_bufferSize, cusolverDn.h).
-func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5355,13 +4698,11 @@ func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5371,7 +4712,7 @@ func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 
 // ZungbrBufferSize wraps cusolverDnZungbr_bufferSize (symbol
 // cusolverDnZungbr_bufferSize, cusolverDn.h).
-func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5382,13 +4723,11 @@ func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5397,7 +4736,7 @@ func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 }
 
 // Sorgbr wraps cusolverDnSorgbr (symbol cusolverDnSorgbr, cusolverDn.h).
-func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgbr.Addr()
 	if err != nil {
 		return err
@@ -5408,17 +4747,13 @@ func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5426,7 +4761,7 @@ func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda 
 }
 
 // Dorgbr wraps cusolverDnDorgbr (symbol cusolverDnDorgbr, cusolverDn.h).
-func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgbr.Addr()
 	if err != nil {
 		return err
@@ -5437,17 +4772,13 @@ func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5455,7 +4786,7 @@ func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda 
 }
 
 // Cungbr wraps cusolverDnCungbr (symbol cusolverDnCungbr, cusolverDn.h).
-func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungbr.Addr()
 	if err != nil {
 		return err
@@ -5466,17 +4797,13 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Comple
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5484,7 +4811,7 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Comple
 }
 
 // Zungbr wraps cusolverDnZungbr (symbol cusolverDnZungbr, cusolverDn.h).
-func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungbr.Addr()
 	if err != nil {
 		return err
@@ -5495,17 +4822,13 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Double
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5514,7 +4837,7 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Double
 
 // SsytrdBufferSize wraps cusolverDnSsytrd_bufferSize (symbol
 // cusolverDnSsytrd_bufferSize, cusolverDn.h).
-func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau *float32) (lwork int32, err error) {
+func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsytrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5523,17 +4846,13 @@ func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5543,7 +4862,7 @@ func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DsytrdBufferSize wraps cusolverDnDsytrd_bufferSize (symbol
 // cusolverDnDsytrd_bufferSize, cusolverDn.h).
-func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau *float64) (lwork int32, err error) {
+func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsytrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5552,17 +4871,13 @@ func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5572,7 +4887,7 @@ func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // ChetrdBufferSize wraps cusolverDnChetrd_bufferSize (symbol
 // cusolverDnChetrd_bufferSize, cusolverDn.h).
-func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau *cudart.Complex) (lwork int32, err error) {
+func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procChetrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5581,17 +4896,13 @@ func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5601,7 +4912,7 @@ func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZhetrdBufferSize wraps cusolverDnZhetrd_bufferSize (symbol
 // cusolverDnZhetrd_bufferSize, cusolverDn.h).
-func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZhetrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5610,17 +4921,13 @@ func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5629,7 +4936,7 @@ func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Ssytrd wraps cusolverDnSsytrd (symbol cusolverDnSsytrd, cusolverDn.h).
-func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau, work *float32, lwork int32, info *int32) error {
+func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytrd.Addr()
 	if err != nil {
 		return err
@@ -5638,21 +4945,15 @@ func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5660,7 +4961,7 @@ func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytrd wraps cusolverDnDsytrd (symbol cusolverDnDsytrd, cusolverDn.h).
-func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau, work *float64, lwork int32, info *int32) error {
+func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytrd.Addr()
 	if err != nil {
 		return err
@@ -5669,21 +4970,15 @@ func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5691,7 +4986,7 @@ func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Chetrd wraps cusolverDnChetrd (symbol cusolverDnChetrd, cusolverDn.h).
-func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChetrd.Addr()
 	if err != nil {
 		return err
@@ -5700,21 +4995,15 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5722,7 +5011,7 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zhetrd wraps cusolverDnZhetrd (symbol cusolverDnZhetrd, cusolverDn.h).
-func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhetrd.Addr()
 	if err != nil {
 		return err
@@ -5731,21 +5020,15 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5754,7 +5037,7 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SorgtrBufferSize wraps cusolverDnSorgtr_bufferSize (symbol
 // cusolverDnSorgtr_bufferSize, cusolverDn.h).
-func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5763,13 +5046,11 @@ func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5779,7 +5060,7 @@ func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DorgtrBufferSize wraps cusolverDnDorgtr_bufferSize (symbol
 // cusolverDnDorgtr_bufferSize, cusolverDn.h).
-func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5788,13 +5069,11 @@ func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5804,7 +5083,7 @@ func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // CungtrBufferSize wraps cusolverDnCungtr_bufferSize (symbol
 // cusolverDnCungtr_bufferSize, cusolverDn.h).
-func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5813,13 +5092,11 @@ func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5829,7 +5106,7 @@ func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZungtrBufferSize wraps cusolverDnZungtr_bufferSize (symbol
 // cusolverDnZungtr_bufferSize, cusolverDn.h).
-func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5838,13 +5115,11 @@ func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5853,7 +5128,7 @@ func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Sorgtr wraps cusolverDnSorgtr (symbol cusolverDnSorgtr, cusolverDn.h).
-func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgtr.Addr()
 	if err != nil {
 		return err
@@ -5862,17 +5137,13 @@ func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5880,7 +5151,7 @@ func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dorgtr wraps cusolverDnDorgtr (symbol cusolverDnDorgtr, cusolverDn.h).
-func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgtr.Addr()
 	if err != nil {
 		return err
@@ -5889,17 +5160,13 @@ func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5907,7 +5174,7 @@ func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cungtr wraps cusolverDnCungtr (symbol cusolverDnCungtr, cusolverDn.h).
-func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungtr.Addr()
 	if err != nil {
 		return err
@@ -5916,17 +5183,13 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5934,7 +5197,7 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zungtr wraps cusolverDnZungtr (symbol cusolverDnZungtr, cusolverDn.h).
-func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungtr.Addr()
 	if err != nil {
 		return err
@@ -5943,17 +5206,13 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5962,7 +5221,7 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SormtrBufferSize wraps cusolverDnSormtr_bufferSize (symbol
 // cusolverDnSormtr_bufferSize, cusolverDn.h).
-func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
+func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32) (lwork int32, err error) {
 	sym, err := procSormtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5974,16 +5233,13 @@ func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5993,7 +5249,7 @@ func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // DormtrBufferSize wraps cusolverDnDormtr_bufferSize (symbol
 // cusolverDnDormtr_bufferSize, cusolverDn.h).
-func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
+func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32) (lwork int32, err error) {
 	sym, err := procDormtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6005,16 +5261,13 @@ func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6024,7 +5277,7 @@ func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // CunmtrBufferSize wraps cusolverDnCunmtr_bufferSize (symbol
 // cusolverDnCunmtr_bufferSize, cusolverDn.h).
-func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
+func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32) (lwork int32, err error) {
 	sym, err := procCunmtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6036,16 +5289,13 @@ func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6055,7 +5305,7 @@ func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // ZunmtrBufferSize wraps cusolverDnZunmtr_bufferSize (symbol
 // cusolverDnZunmtr_bufferSize, cusolverDn.h).
-func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
+func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (lwork int32, err error) {
 	sym, err := procZunmtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6067,16 +5317,13 @@ func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6085,7 +5332,7 @@ func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 }
 
 // Sormtr wraps cusolverDnSormtr (symbol cusolverDnSormtr, cusolverDn.h).
-func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32, work *float32, lwork int32, info *int32) error {
+func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSormtr.Addr()
 	if err != nil {
 		return err
@@ -6097,20 +5344,15 @@ func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6118,7 +5360,7 @@ func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Dormtr wraps cusolverDnDormtr (symbol cusolverDnDormtr, cusolverDn.h).
-func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32, work *float64, lwork int32, info *int32) error {
+func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDormtr.Addr()
 	if err != nil {
 		return err
@@ -6130,20 +5372,15 @@ func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6151,7 +5388,7 @@ func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Cunmtr wraps cusolverDnCunmtr (symbol cusolverDnCunmtr, cusolverDn.h).
-func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCunmtr.Addr()
 	if err != nil {
 		return err
@@ -6163,20 +5400,15 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6184,7 +5416,7 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Zunmtr wraps cusolverDnZunmtr (symbol cusolverDnZunmtr, cusolverDn.h).
-func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZunmtr.Addr()
 	if err != nil {
 		return err
@@ -6196,20 +5428,15 @@ func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6265,7 +5492,7 @@ func ZgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 }
 
 // Sgesvd wraps cusolverDnSgesvd (symbol cusolverDnSgesvd, cusolverDn.h).
-func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, vT *float32, ldvt int32, work *float32, lwork int32, rwork *float32, info *int32) error {
+func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, vT ffi.DevicePtr[float32], ldvt int32, work ffi.DevicePtr[float32], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	sym, err := procSgesvd.Addr()
 	if err != nil {
 		return err
@@ -6276,25 +5503,18 @@ func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6302,7 +5522,7 @@ func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, 
 }
 
 // Dgesvd wraps cusolverDnDgesvd (symbol cusolverDnDgesvd, cusolverDn.h).
-func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, vT *float64, ldvt int32, work *float64, lwork int32, rwork *float64, info *int32) error {
+func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, vT ffi.DevicePtr[float64], ldvt int32, work ffi.DevicePtr[float64], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	sym, err := procDgesvd.Addr()
 	if err != nil {
 		return err
@@ -6313,25 +5533,18 @@ func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6339,7 +5552,7 @@ func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, 
 }
 
 // Cgesvd wraps cusolverDnCgesvd (symbol cusolverDnCgesvd, cusolverDn.h).
-func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, vT *cudart.Complex, ldvt int32, work *cudart.Complex, lwork int32, rwork *float32, info *int32) error {
+func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, vT ffi.DevicePtr[cudart.Complex], ldvt int32, work ffi.DevicePtr[cudart.Complex], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	sym, err := procCgesvd.Addr()
 	if err != nil {
 		return err
@@ -6350,25 +5563,18 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6376,7 +5582,7 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda 
 }
 
 // Zgesvd wraps cusolverDnZgesvd (symbol cusolverDnZgesvd, cusolverDn.h).
-func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, vT *cudart.DoubleComplex, ldvt int32, work *cudart.DoubleComplex, lwork int32, rwork *float64, info *int32) error {
+func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, vT ffi.DevicePtr[cudart.DoubleComplex], ldvt int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	sym, err := procZgesvd.Addr()
 	if err != nil {
 		return err
@@ -6387,25 +5593,18 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6414,7 +5613,7 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex
 
 // SsyevdBufferSize wraps cusolverDnSsyevd_bufferSize (symbol
 // cusolverDnSsyevd_bufferSize, cusolverDn.h).
-func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32) (lwork int32, err error) {
+func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6424,13 +5623,11 @@ func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6440,7 +5637,7 @@ func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // DsyevdBufferSize wraps cusolverDnDsyevd_bufferSize (symbol
 // cusolverDnDsyevd_bufferSize, cusolverDn.h).
-func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64) (lwork int32, err error) {
+func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6450,13 +5647,11 @@ func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6466,7 +5661,7 @@ func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // CheevdBufferSize wraps cusolverDnCheevd_bufferSize (symbol
 // cusolverDnCheevd_bufferSize, cusolverDn.h).
-func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32) (lwork int32, err error) {
+func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procCheevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6476,13 +5671,11 @@ func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6492,7 +5685,7 @@ func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // ZheevdBufferSize wraps cusolverDnZheevd_bufferSize (symbol
 // cusolverDnZheevd_bufferSize, cusolverDn.h).
-func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64) (lwork int32, err error) {
+func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZheevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6502,13 +5695,11 @@ func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6517,7 +5708,7 @@ func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // Ssyevd wraps cusolverDnSsyevd (symbol cusolverDnSsyevd, cusolverDn.h).
-func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32) error {
+func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsyevd.Addr()
 	if err != nil {
 		return err
@@ -6527,17 +5718,13 @@ func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6545,7 +5732,7 @@ func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Dsyevd wraps cusolverDnDsyevd (symbol cusolverDnDsyevd, cusolverDn.h).
-func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32) error {
+func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsyevd.Addr()
 	if err != nil {
 		return err
@@ -6555,17 +5742,13 @@ func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6573,7 +5756,7 @@ func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevd wraps cusolverDnCheevd (symbol cusolverDnCheevd, cusolverDn.h).
-func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCheevd.Addr()
 	if err != nil {
 		return err
@@ -6583,17 +5766,13 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6601,7 +5780,7 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 }
 
 // Zheevd wraps cusolverDnZheevd (symbol cusolverDnZheevd, cusolverDn.h).
-func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZheevd.Addr()
 	if err != nil {
 		return err
@@ -6611,17 +5790,13 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6630,7 +5805,7 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 
 // SsyevdxBufferSize wraps cusolverDnSsyevdx_bufferSize (symbol
 // cusolverDnSsyevdx_bufferSize, cusolverDn.h).
-func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6641,19 +5816,17 @@ func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6663,7 +5836,7 @@ func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // DsyevdxBufferSize wraps cusolverDnDsyevdx_bufferSize (symbol
 // cusolverDnDsyevdx_bufferSize, cusolverDn.h).
-func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6674,19 +5847,17 @@ func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6696,7 +5867,7 @@ func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // CheevdxBufferSize wraps cusolverDnCheevdx_bufferSize (symbol
 // cusolverDnCheevdx_bufferSize, cusolverDn.h).
-func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procCheevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6707,19 +5878,17 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6729,7 +5898,7 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // ZheevdxBufferSize wraps cusolverDnZheevdx_bufferSize (symbol
 // cusolverDnZheevdx_bufferSize, cusolverDn.h).
-func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZheevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6740,19 +5909,17 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6761,7 +5928,7 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 }
 
 // Ssyevdx wraps cusolverDnSsyevdx (symbol cusolverDnSsyevdx, cusolverDn.h).
-func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w, work *float32, lwork int32, info *int32) error {
+func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl, vu float32, il, iu int32, meig *int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsyevdx.Addr()
 	if err != nil {
 		return err
@@ -6772,23 +5939,19 @@ func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6796,7 +5959,7 @@ func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Dsyevdx wraps cusolverDnDsyevdx (symbol cusolverDnDsyevdx, cusolverDn.h).
-func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w, work *float64, lwork int32, info *int32) error {
+func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl, vu float64, il, iu int32, meig *int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsyevdx.Addr()
 	if err != nil {
 		return err
@@ -6807,23 +5970,19 @@ func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6831,7 +5990,7 @@ func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Cheevdx wraps cusolverDnCheevdx (symbol cusolverDnCheevdx, cusolverDn.h).
-func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCheevdx.Addr()
 	if err != nil {
 		return err
@@ -6842,23 +6001,19 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6866,7 +6021,7 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Zheevdx wraps cusolverDnZheevdx (symbol cusolverDnZheevdx, cusolverDn.h).
-func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZheevdx.Addr()
 	if err != nil {
 		return err
@@ -6877,23 +6032,19 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6902,7 +6053,7 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 
 // SsygvdxBufferSize wraps cusolverDnSsygvdx_bufferSize (symbol
 // cusolverDnSsygvdx_bufferSize, cusolverDn.h).
-func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsygvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6914,22 +6065,19 @@ func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6939,7 +6087,7 @@ func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // DsygvdxBufferSize wraps cusolverDnDsygvdx_bufferSize (symbol
 // cusolverDnDsygvdx_bufferSize, cusolverDn.h).
-func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsygvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6951,22 +6099,19 @@ func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6976,7 +6121,7 @@ func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // ChegvdxBufferSize wraps cusolverDnChegvdx_bufferSize (symbol
 // cusolverDnChegvdx_bufferSize, cusolverDn.h).
-func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procChegvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6988,22 +6133,19 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7013,7 +6155,7 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // ZhegvdxBufferSize wraps cusolverDnZhegvdx_bufferSize (symbol
 // cusolverDnZhegvdx_bufferSize, cusolverDn.h).
-func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZhegvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -7025,22 +6167,19 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7049,7 +6188,7 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 }
 
 // Ssygvdx wraps cusolverDnSsygvdx (symbol cusolverDnSsygvdx, cusolverDn.h).
-func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w, work *float32, lwork int32, info *int32) error {
+func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl, vu float32, il, iu int32, meig *int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsygvdx.Addr()
 	if err != nil {
 		return err
@@ -7061,26 +6200,21 @@ func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7088,7 +6222,7 @@ func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Dsygvdx wraps cusolverDnDsygvdx (symbol cusolverDnDsygvdx, cusolverDn.h).
-func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w, work *float64, lwork int32, info *int32) error {
+func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl, vu float64, il, iu int32, meig *int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsygvdx.Addr()
 	if err != nil {
 		return err
@@ -7100,26 +6234,21 @@ func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7127,7 +6256,7 @@ func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Chegvdx wraps cusolverDnChegvdx (symbol cusolverDnChegvdx, cusolverDn.h).
-func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChegvdx.Addr()
 	if err != nil {
 		return err
@@ -7139,26 +6268,21 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7166,7 +6290,7 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Zhegvdx wraps cusolverDnZhegvdx (symbol cusolverDnZhegvdx, cusolverDn.h).
-func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhegvdx.Addr()
 	if err != nil {
 		return err
@@ -7178,26 +6302,21 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7206,7 +6325,7 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 
 // SsygvdBufferSize wraps cusolverDnSsygvd_bufferSize (symbol
 // cusolverDnSsygvd_bufferSize, cusolverDn.h).
-func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32) (lwork int32, err error) {
+func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsygvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7217,16 +6336,13 @@ func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7236,7 +6352,7 @@ func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // DsygvdBufferSize wraps cusolverDnDsygvd_bufferSize (symbol
 // cusolverDnDsygvd_bufferSize, cusolverDn.h).
-func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64) (lwork int32, err error) {
+func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsygvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7247,16 +6363,13 @@ func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7266,7 +6379,7 @@ func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ChegvdBufferSize wraps cusolverDnChegvd_bufferSize (symbol
 // cusolverDnChegvd_bufferSize, cusolverDn.h).
-func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32) (lwork int32, err error) {
+func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procChegvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7277,16 +6390,13 @@ func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7296,7 +6406,7 @@ func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ZhegvdBufferSize wraps cusolverDnZhegvd_bufferSize (symbol
 // cusolverDnZhegvd_bufferSize, cusolverDn.h).
-func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64) (lwork int32, err error) {
+func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZhegvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7307,16 +6417,13 @@ func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7325,7 +6432,7 @@ func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // Ssygvd wraps cusolverDnSsygvd (symbol cusolverDnSsygvd, cusolverDn.h).
-func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w, work *float32, lwork int32, info *int32) error {
+func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsygvd.Addr()
 	if err != nil {
 		return err
@@ -7336,20 +6443,15 @@ func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7357,7 +6459,7 @@ func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Dsygvd wraps cusolverDnDsygvd (symbol cusolverDnDsygvd, cusolverDn.h).
-func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w, work *float64, lwork int32, info *int32) error {
+func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsygvd.Addr()
 	if err != nil {
 		return err
@@ -7368,20 +6470,15 @@ func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7389,7 +6486,7 @@ func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvd wraps cusolverDnChegvd (symbol cusolverDnChegvd, cusolverDn.h).
-func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChegvd.Addr()
 	if err != nil {
 		return err
@@ -7400,20 +6497,15 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7421,7 +6513,7 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvd wraps cusolverDnZhegvd (symbol cusolverDnZhegvd, cusolverDn.h).
-func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhegvd.Addr()
 	if err != nil {
 		return err
@@ -7432,20 +6524,15 @@ func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7540,7 +6627,7 @@ func XsyevjGetSweeps(handle Handle, info SyevjInfo, executed_sweeps *int32) erro
 
 // SsyevjBatchedBufferSize wraps cusolverDnSsyevjBatched_bufferSize (symbol
 // cusolverDnSsyevjBatched_bufferSize, cusolverDn.h).
-func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
+func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procSsyevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7550,15 +6637,13 @@ func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7568,7 +6653,7 @@ func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // DsyevjBatchedBufferSize wraps cusolverDnDsyevjBatched_bufferSize (symbol
 // cusolverDnDsyevjBatched_bufferSize, cusolverDn.h).
-func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
+func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procDsyevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7578,15 +6663,13 @@ func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7596,7 +6679,7 @@ func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // CheevjBatchedBufferSize wraps cusolverDnCheevjBatched_bufferSize (symbol
 // cusolverDnCheevjBatched_bufferSize, cusolverDn.h).
-func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7606,15 +6689,13 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7624,7 +6705,7 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // ZheevjBatchedBufferSize wraps cusolverDnZheevjBatched_bufferSize (symbol
 // cusolverDnZheevjBatched_bufferSize, cusolverDn.h).
-func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7634,15 +6715,13 @@ func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7652,7 +6731,7 @@ func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // SsyevjBatched wraps cusolverDnSsyevjBatched (symbol cusolverDnSsyevjBatched,
 // cusolverDn.h).
-func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procSsyevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7662,19 +6741,15 @@ func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7683,7 +6758,7 @@ func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // DsyevjBatched wraps cusolverDnDsyevjBatched (symbol cusolverDnDsyevjBatched,
 // cusolverDn.h).
-func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procDsyevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7693,19 +6768,15 @@ func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7714,7 +6785,7 @@ func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // CheevjBatched wraps cusolverDnCheevjBatched (symbol cusolverDnCheevjBatched,
 // cusolverDn.h).
-func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7724,19 +6795,15 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7745,7 +6812,7 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // ZheevjBatched wraps cusolverDnZheevjBatched (symbol cusolverDnZheevjBatched,
 // cusolverDn.h).
-func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7755,19 +6822,15 @@ func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7776,7 +6839,7 @@ func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // SsyevjBufferSize wraps cusolverDnSsyevj_bufferSize (symbol
 // cusolverDnSsyevj_bufferSize, cusolverDn.h).
-func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
+func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procSsyevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7786,14 +6849,12 @@ func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7803,7 +6864,7 @@ func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // DsyevjBufferSize wraps cusolverDnDsyevj_bufferSize (symbol
 // cusolverDnDsyevj_bufferSize, cusolverDn.h).
-func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
+func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procDsyevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7813,14 +6874,12 @@ func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7830,7 +6889,7 @@ func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // CheevjBufferSize wraps cusolverDnCheevj_bufferSize (symbol
 // cusolverDnCheevj_bufferSize, cusolverDn.h).
-func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
+func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procCheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7840,14 +6899,12 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7857,7 +6914,7 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // ZheevjBufferSize wraps cusolverDnZheevj_bufferSize (symbol
 // cusolverDnZheevj_bufferSize, cusolverDn.h).
-func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procZheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7867,14 +6924,12 @@ func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7883,7 +6938,7 @@ func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // Ssyevj wraps cusolverDnSsyevj (symbol cusolverDnSsyevj, cusolverDn.h).
-func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32, params SyevjInfo) error {
+func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procSsyevj.Addr()
 	if err != nil {
 		return err
@@ -7893,18 +6948,14 @@ func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7912,7 +6963,7 @@ func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Dsyevj wraps cusolverDnDsyevj (symbol cusolverDnDsyevj, cusolverDn.h).
-func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32, params SyevjInfo) error {
+func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procDsyevj.Addr()
 	if err != nil {
 		return err
@@ -7922,18 +6973,14 @@ func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7941,7 +6988,7 @@ func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevj wraps cusolverDnCheevj (symbol cusolverDnCheevj, cusolverDn.h).
-func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
+func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procCheevj.Addr()
 	if err != nil {
 		return err
@@ -7951,18 +6998,14 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7970,7 +7013,7 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 }
 
 // Zheevj wraps cusolverDnZheevj (symbol cusolverDnZheevj, cusolverDn.h).
-func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
+func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procZheevj.Addr()
 	if err != nil {
 		return err
@@ -7980,18 +7023,14 @@ func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8000,7 +7039,7 @@ func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 
 // SsygvjBufferSize wraps cusolverDnSsygvj_bufferSize (symbol
 // cusolverDnSsygvj_bufferSize, cusolverDn.h).
-func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
+func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procSsygvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8011,17 +7050,14 @@ func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8031,7 +7067,7 @@ func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // DsygvjBufferSize wraps cusolverDnDsygvj_bufferSize (symbol
 // cusolverDnDsygvj_bufferSize, cusolverDn.h).
-func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
+func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procDsygvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8042,17 +7078,14 @@ func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8062,7 +7095,7 @@ func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ChegvjBufferSize wraps cusolverDnChegvj_bufferSize (symbol
 // cusolverDnChegvj_bufferSize, cusolverDn.h).
-func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
+func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procChegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8073,17 +7106,14 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8093,7 +7123,7 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ZhegvjBufferSize wraps cusolverDnZhegvj_bufferSize (symbol
 // cusolverDnZhegvj_bufferSize, cusolverDn.h).
-func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procZhegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8104,17 +7134,14 @@ func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8123,7 +7150,7 @@ func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // Ssygvj wraps cusolverDnSsygvj (symbol cusolverDnSsygvj, cusolverDn.h).
-func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w, work *float32, lwork int32, info *int32, params SyevjInfo) error {
+func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procSsygvj.Addr()
 	if err != nil {
 		return err
@@ -8134,21 +7161,16 @@ func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8156,7 +7178,7 @@ func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Dsygvj wraps cusolverDnDsygvj (symbol cusolverDnDsygvj, cusolverDn.h).
-func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w, work *float64, lwork int32, info *int32, params SyevjInfo) error {
+func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procDsygvj.Addr()
 	if err != nil {
 		return err
@@ -8167,21 +7189,16 @@ func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8189,7 +7206,7 @@ func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvj wraps cusolverDnChegvj (symbol cusolverDnChegvj, cusolverDn.h).
-func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
+func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procChegvj.Addr()
 	if err != nil {
 		return err
@@ -8200,21 +7217,16 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8222,7 +7234,7 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvj wraps cusolverDnZhegvj (symbol cusolverDnZhegvj, cusolverDn.h).
-func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
+func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procZhegvj.Addr()
 	if err != nil {
 		return err
@@ -8233,21 +7245,16 @@ func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8342,7 +7349,7 @@ func XgesvdjGetSweeps(handle Handle, info GesvdjInfo, executed_sweeps *int32) er
 
 // SgesvdjBatchedBufferSize wraps cusolverDnSgesvdjBatched_bufferSize (symbol
 // cusolverDnSgesvdjBatched_bufferSize, cusolverDn.h).
-func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procSgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8352,21 +7359,17 @@ func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float3
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8376,7 +7379,7 @@ func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float3
 
 // DgesvdjBatchedBufferSize wraps cusolverDnDgesvdjBatched_bufferSize (symbol
 // cusolverDnDgesvdjBatched_bufferSize, cusolverDn.h).
-func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procDgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8386,21 +7389,17 @@ func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float6
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8410,7 +7409,7 @@ func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float6
 
 // CgesvdjBatchedBufferSize wraps cusolverDnCgesvdjBatched_bufferSize (symbol
 // cusolverDnCgesvdjBatched_bufferSize, cusolverDn.h).
-func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8420,21 +7419,17 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8444,7 +7439,7 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 
 // ZgesvdjBatchedBufferSize wraps cusolverDnZgesvdjBatched_bufferSize (symbol
 // cusolverDnZgesvdjBatched_bufferSize, cusolverDn.h).
-func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8454,21 +7449,17 @@ func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8478,7 +7469,7 @@ func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 
 // SgesvdjBatched wraps cusolverDnSgesvdjBatched (symbol
 // cusolverDnSgesvdjBatched, cusolverDn.h).
-func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procSgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8488,25 +7479,19 @@ func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8515,7 +7500,7 @@ func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int
 
 // DgesvdjBatched wraps cusolverDnDgesvdjBatched (symbol
 // cusolverDnDgesvdjBatched, cusolverDn.h).
-func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procDgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8525,25 +7510,19 @@ func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8552,7 +7531,7 @@ func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int
 
 // CgesvdjBatched wraps cusolverDnCgesvdjBatched (symbol
 // cusolverDnCgesvdjBatched, cusolverDn.h).
-func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8562,25 +7541,19 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8589,7 +7562,7 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, 
 
 // ZgesvdjBatched wraps cusolverDnZgesvdjBatched (symbol
 // cusolverDnZgesvdjBatched, cusolverDn.h).
-func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8599,25 +7572,19 @@ func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleCom
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8626,7 +7593,7 @@ func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleCom
 
 // SgesvdjBufferSize wraps cusolverDnSgesvdj_bufferSize (symbol
 // cusolverDnSgesvdj_bufferSize, cusolverDn.h).
-func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params GesvdjInfo) error {
+func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procSgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8637,20 +7604,16 @@ func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8660,7 +7623,7 @@ func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32
 
 // DgesvdjBufferSize wraps cusolverDnDgesvdj_bufferSize (symbol
 // cusolverDnDgesvdj_bufferSize, cusolverDn.h).
-func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params GesvdjInfo) error {
+func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procDgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8671,20 +7634,16 @@ func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8694,7 +7653,7 @@ func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64
 
 // CgesvdjBufferSize wraps cusolverDnCgesvdj_bufferSize (symbol
 // cusolverDnCgesvdj_bufferSize, cusolverDn.h).
-func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo) error {
+func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procCgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8705,20 +7664,16 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8728,7 +7683,7 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 
 // ZgesvdjBufferSize wraps cusolverDnZgesvdj_bufferSize (symbol
 // cusolverDnZgesvdj_bufferSize, cusolverDn.h).
-func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo) error {
+func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procZgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8739,20 +7694,16 @@ func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8761,7 +7712,7 @@ func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 }
 
 // Sgesvdj wraps cusolverDnSgesvdj (symbol cusolverDnSgesvdj, cusolverDn.h).
-func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params GesvdjInfo) error {
+func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procSgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8772,24 +7723,18 @@ func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int3
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8797,7 +7742,7 @@ func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int3
 }
 
 // Dgesvdj wraps cusolverDnDgesvdj (symbol cusolverDnDgesvdj, cusolverDn.h).
-func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params GesvdjInfo) error {
+func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procDgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8808,24 +7753,18 @@ func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int3
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8833,7 +7772,7 @@ func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int3
 }
 
 // Cgesvdj wraps cusolverDnCgesvdj (symbol cusolverDnCgesvdj, cusolverDn.h).
-func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo) error {
+func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procCgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8844,24 +7783,18 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, l
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8869,7 +7802,7 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, l
 }
 
 // Zgesvdj wraps cusolverDnZgesvdj (symbol cusolverDnZgesvdj, cusolverDn.h).
-func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo) error {
+func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procZgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8880,24 +7813,18 @@ func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComp
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8907,7 +7834,7 @@ func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComp
 // SgesvdaStridedBatchedBufferSize wraps
 // cusolverDnSgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnSgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procSgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8918,24 +7845,20 @@ func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8946,7 +7869,7 @@ func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // DgesvdaStridedBatchedBufferSize wraps
 // cusolverDnDgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnDgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procDgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8957,24 +7880,20 @@ func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8985,7 +7904,7 @@ func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // CgesvdaStridedBatchedBufferSize wraps
 // cusolverDnCgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnCgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8996,24 +7915,20 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9024,7 +7939,7 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // ZgesvdaStridedBatchedBufferSize wraps
 // cusolverDnZgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnZgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -9035,24 +7950,20 @@ func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9062,7 +7973,7 @@ func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 
 // SgesvdaStridedBatched wraps cusolverDnSgesvdaStridedBatched (symbol
 // cusolverDnSgesvdaStridedBatched, cusolverDn.h).
-func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, d_work *float32, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, d_work ffi.DevicePtr[float32], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procSgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9073,29 +7984,23 @@ func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9105,7 +8010,7 @@ func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 
 // DgesvdaStridedBatched wraps cusolverDnDgesvdaStridedBatched (symbol
 // cusolverDnDgesvdaStridedBatched, cusolverDn.h).
-func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, d_work *float64, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, d_work ffi.DevicePtr[float64], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procDgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9116,29 +8021,23 @@ func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9148,7 +8047,7 @@ func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 
 // CgesvdaStridedBatched wraps cusolverDnCgesvdaStridedBatched (symbol
 // cusolverDnCgesvdaStridedBatched, cusolverDn.h).
-func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, d_work *cudart.Complex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.Complex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9159,29 +8058,23 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9191,7 +8084,7 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 
 // ZgesvdaStridedBatched wraps cusolverDnZgesvdaStridedBatched (symbol
 // cusolverDnZgesvdaStridedBatched, cusolverDn.h).
-func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, d_work *cudart.DoubleComplex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9202,29 +8095,23 @@ func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9270,7 +8157,7 @@ func SetAdvOptions(params Params, function Function, algo AlgMode) error {
 // cusolverDnPotrf_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnPotrf_bufferSize deprecated.
-func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procPotrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9286,7 +8173,6 @@ func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9297,7 +8183,7 @@ func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64
 // Potrf wraps cusolverDnPotrf (symbol cusolverDnPotrf, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnPotrf deprecated.
-func Potrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Potrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procPotrf.Addr()
 	if err != nil {
 		return err
@@ -9313,11 +8199,8 @@ func Potrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataType
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9327,7 +8210,7 @@ func Potrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataType
 // Potrs wraps cusolverDnPotrs (symbol cusolverDnPotrs, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnPotrs deprecated.
-func Potrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Potrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procPotrs.Addr()
 	if err != nil {
 		return err
@@ -9344,11 +8227,8 @@ func Potrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, da
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9359,7 +8239,7 @@ func Potrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, da
 // cusolverDnGeqrf_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGeqrf_bufferSize deprecated.
-func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procGeqrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9377,8 +8257,6 @@ func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9389,7 +8267,7 @@ func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 // Geqrf wraps cusolverDnGeqrf (symbol cusolverDnGeqrf, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGeqrf deprecated.
-func Geqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Geqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procGeqrf.Addr()
 	if err != nil {
 		return err
@@ -9407,12 +8285,8 @@ func Geqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, 
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9423,7 +8297,7 @@ func Geqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, 
 // cusolverDnGetrf_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGetrf_bufferSize deprecated.
-func GetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func GetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procGetrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9439,7 +8313,6 @@ func GetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9450,7 +8323,7 @@ func GetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 // Getrf wraps cusolverDnGetrf (symbol cusolverDnGetrf, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGetrf deprecated.
-func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procGetrf.Addr()
 	if err != nil {
 		return err
@@ -9463,16 +8336,12 @@ func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, 
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9482,7 +8351,7 @@ func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, 
 // Getrs wraps cusolverDnGetrs (symbol cusolverDnGetrs, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGetrs deprecated.
-func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procGetrs.Addr()
 	if err != nil {
 		return err
@@ -9496,16 +8365,12 @@ func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, 
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9516,7 +8381,7 @@ func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, 
 // cusolverDnSyevd_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevd_bufferSize deprecated.
-func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procSyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -9535,8 +8400,6 @@ func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fil
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9547,7 +8410,7 @@ func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fil
 // Syevd wraps cusolverDnSyevd (symbol cusolverDnSyevd, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevd deprecated.
-func Syevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Syevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procSyevd.Addr()
 	if err != nil {
 		return err
@@ -9566,12 +8429,8 @@ func Syevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n i
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9582,7 +8441,7 @@ func Syevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n i
 // cusolverDnSyevdx_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevdx_bufferSize deprecated.
-func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procSyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -9607,11 +8466,9 @@ func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRa
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(h_meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9622,7 +8479,7 @@ func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRa
 // Syevdx wraps cusolverDnSyevdx (symbol cusolverDnSyevdx, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevdx deprecated.
-func Syevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Syevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procSyevdx.Addr()
 	if err != nil {
 		return err
@@ -9647,15 +8504,11 @@ func Syevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo 
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(meig64)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9666,7 +8519,7 @@ func Syevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo 
 // cusolverDnGesvd_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGesvd_bufferSize deprecated.
-func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
+func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procGesvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -9692,10 +8545,6 @@ func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64,
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
 	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9706,7 +8555,7 @@ func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64,
 // Gesvd wraps cusolverDnGesvd (symbol cusolverDnGesvd, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGesvd deprecated.
-func Gesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, buffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
+func Gesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, buffer ffi.DeviceAddr, workspaceInBytes uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procGesvd.Addr()
 	if err != nil {
 		return err
@@ -9732,14 +8581,8 @@ func Gesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(buffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(buffer)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9748,7 +8591,7 @@ func Gesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA
 
 // XpotrfBufferSize wraps cusolverDnXpotrf_bufferSize (symbol
 // cusolverDnXpotrf_bufferSize, cusolverDn.h).
-func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXpotrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9765,7 +8608,6 @@ func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int6
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9775,7 +8617,7 @@ func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int6
 }
 
 // Xpotrf wraps cusolverDnXpotrf (symbol cusolverDnXpotrf, cusolverDn.h).
-func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXpotrf.Addr()
 	if err != nil {
 		return err
@@ -9793,12 +8635,9 @@ func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTyp
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9806,7 +8645,7 @@ func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTyp
 }
 
 // Xpotrs wraps cusolverDnXpotrs (symbol cusolverDnXpotrs, cusolverDn.h).
-func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXpotrs.Addr()
 	if err != nil {
 		return err
@@ -9823,11 +8662,8 @@ func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, d
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9836,7 +8672,7 @@ func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, d
 
 // XgeqrfBufferSize wraps cusolverDnXgeqrf_bufferSize (symbol
 // cusolverDnXgeqrf_bufferSize, cusolverDn.h).
-func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgeqrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9855,8 +8691,6 @@ func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9866,7 +8700,7 @@ func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 }
 
 // Xgeqrf wraps cusolverDnXgeqrf (symbol cusolverDnXgeqrf, cusolverDn.h).
-func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgeqrf.Addr()
 	if err != nil {
 		return err
@@ -9886,13 +8720,9 @@ func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9901,7 +8731,7 @@ func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 
 // XgetrfBufferSize wraps cusolverDnXgetrf_bufferSize (symbol
 // cusolverDnXgetrf_bufferSize, cusolverDn.h).
-func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgetrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9918,7 +8748,6 @@ func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9928,7 +8757,7 @@ func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 }
 
 // Xgetrf wraps cusolverDnXgetrf (symbol cusolverDnXgetrf, cusolverDn.h).
-func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgetrf.Addr()
 	if err != nil {
 		return err
@@ -9941,19 +8770,15 @@ func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(bufferOnDevice))
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9961,7 +8786,7 @@ func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 }
 
 // Xgetrs wraps cusolverDnXgetrs (symbol cusolverDnXgetrs, cusolverDn.h).
-func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgetrs.Addr()
 	if err != nil {
 		return err
@@ -9975,16 +8800,12 @@ func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64,
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9993,7 +8814,7 @@ func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64,
 
 // XsyevdBufferSize wraps cusolverDnXsyevd_bufferSize (symbol
 // cusolverDnXsyevd_bufferSize, cusolverDn.h).
-func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -10013,8 +8834,6 @@ func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10024,7 +8843,7 @@ func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fi
 }
 
 // Xsyevd wraps cusolverDnXsyevd (symbol cusolverDnXsyevd, cusolverDn.h).
-func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsyevd.Addr()
 	if err != nil {
 		return err
@@ -10045,13 +8864,9 @@ func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10060,7 +8875,7 @@ func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n 
 
 // XsyevdxBufferSize wraps cusolverDnXsyevdx_bufferSize (symbol
 // cusolverDnXsyevdx_bufferSize, cusolverDn.h).
-func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -10086,11 +8901,9 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(h_meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10100,7 +8913,7 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 }
 
 // Xsyevdx wraps cusolverDnXsyevdx (symbol cusolverDnXsyevdx, cusolverDn.h).
-func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsyevdx.Addr()
 	if err != nil {
 		return err
@@ -10127,16 +8940,12 @@ func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(meig64)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10145,7 +8954,7 @@ func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo
 
 // XgesvdBufferSize wraps cusolverDnXgesvd_bufferSize (symbol
 // cusolverDnXgesvd_bufferSize, cusolverDn.h).
-func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -10172,10 +8981,6 @@ func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10185,7 +8990,7 @@ func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64
 }
 
 // Xgesvd wraps cusolverDnXgesvd (symbol cusolverDnXgesvd, cusolverDn.h).
-func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgesvd.Addr()
 	if err != nil {
 		return err
@@ -10213,15 +9018,9 @@ func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataType
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10230,7 +9029,7 @@ func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataType
 
 // XgesvdpBufferSize wraps cusolverDnXgesvdp_bufferSize (symbol
 // cusolverDnXgesvdp_bufferSize, cusolverDn.h).
-func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdpBufferSize.Addr()
 	if err != nil {
 		return
@@ -10257,10 +9056,6 @@ func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10270,7 +9065,7 @@ func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m
 }
 
 // Xgesvdp wraps cusolverDnXgesvdp (symbol cusolverDnXgesvdp, cusolverDn.h).
-func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32, h_err_sigma *float64) error {
+func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32], h_err_sigma *float64) error {
 	sym, err := procXgesvdp.Addr()
 	if err != nil {
 		return err
@@ -10298,16 +9093,10 @@ func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64,
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_err_sigma)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_err_sigma)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10317,7 +9106,7 @@ func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64,
 
 // XgesvdrBufferSize wraps cusolverDnXgesvdr_bufferSize (symbol
 // cusolverDnXgesvdr_bufferSize, cusolverDn.h).
-func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdrBufferSize.Addr()
 	if err != nil {
 		return
@@ -10347,10 +9136,6 @@ func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(srand)
-	runtime.KeepAlive(urand)
-	runtime.KeepAlive(vrand)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10360,7 +9145,7 @@ func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p
 }
 
 // Xgesvdr wraps cusolverDnXgesvdr (symbol cusolverDnXgesvdr, cusolverDn.h).
-func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32) error {
+func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32]) error {
 	sym, err := procXgesvdr.Addr()
 	if err != nil {
 		return err
@@ -10391,15 +9176,9 @@ func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters i
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(srand)
-	runtime.KeepAlive(urand)
-	runtime.KeepAlive(vrand)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10408,7 +9187,7 @@ func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters i
 
 // XlarftBufferSize wraps cusolverDnXlarft_bufferSize (symbol
 // cusolverDnXlarft_bufferSize, cusolverDn.h).
-func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, d_tau ffi.DeviceAddr, dataTypeT cudart.DataType, d_T ffi.DeviceAddr, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXlarftBufferSize.Addr()
 	if err != nil {
 		return
@@ -10432,9 +9211,6 @@ func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev St
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_tau)
-	runtime.KeepAlive(d_T)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10444,7 +9220,7 @@ func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev St
 }
 
 // Xlarft wraps cusolverDnXlarft (symbol cusolverDnXlarft, cusolverDn.h).
-func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
+func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, d_tau ffi.DeviceAddr, dataTypeT cudart.DataType, d_T ffi.DeviceAddr, ldt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
 	sym, err := procXlarft.Addr()
 	if err != nil {
 		return err
@@ -10470,10 +9246,6 @@ func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, 
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_tau)
-	runtime.KeepAlive(d_T)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
 	if err = frame.Err(); err != nil {
 		return err

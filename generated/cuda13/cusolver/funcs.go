@@ -4,6 +4,7 @@
 package cusolver
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cublas "github.com/cugen/cugen/generated/cuda13/cublas"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
@@ -390,7 +391,7 @@ func IRSInfosGetMaxIters(infos IRSInfos, maxiters *CusolverInt) error {
 }
 
 // ZZgesv wraps cusolverDnZZgesv (symbol cusolverDnZZgesv, cusolverDn.h).
-func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZZgesv.Addr()
 	if err != nil {
 		return err
@@ -399,25 +400,19 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -425,7 +420,7 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZCgesv wraps cusolverDnZCgesv (symbol cusolverDnZCgesv, cusolverDn.h).
-func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZCgesv.Addr()
 	if err != nil {
 		return err
@@ -434,25 +429,19 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -460,7 +449,7 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZKgesv wraps cusolverDnZKgesv (symbol cusolverDnZKgesv, cusolverDn.h).
-func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZKgesv.Addr()
 	if err != nil {
 		return err
@@ -469,25 +458,19 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -495,7 +478,7 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZEgesv wraps cusolverDnZEgesv (symbol cusolverDnZEgesv, cusolverDn.h).
-func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZEgesv.Addr()
 	if err != nil {
 		return err
@@ -504,25 +487,19 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -530,7 +507,7 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // ZYgesv wraps cusolverDnZYgesv (symbol cusolverDnZYgesv, cusolverDn.h).
-func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZYgesv.Addr()
 	if err != nil {
 		return err
@@ -539,25 +516,19 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -565,7 +536,7 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda C
 }
 
 // CCgesv wraps cusolverDnCCgesv (symbol cusolverDnCCgesv, cusolverDn.h).
-func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCCgesv.Addr()
 	if err != nil {
 		return err
@@ -574,25 +545,19 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -600,7 +565,7 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CEgesv wraps cusolverDnCEgesv (symbol cusolverDnCEgesv, cusolverDn.h).
-func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCEgesv.Addr()
 	if err != nil {
 		return err
@@ -609,25 +574,19 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -635,7 +594,7 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CKgesv wraps cusolverDnCKgesv (symbol cusolverDnCKgesv, cusolverDn.h).
-func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCKgesv.Addr()
 	if err != nil {
 		return err
@@ -644,25 +603,19 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -670,7 +623,7 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // CYgesv wraps cusolverDnCYgesv (symbol cusolverDnCYgesv, cusolverDn.h).
-func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCYgesv.Addr()
 	if err != nil {
 		return err
@@ -679,25 +632,19 @@ func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -705,7 +652,7 @@ func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cusolve
 }
 
 // DDgesv wraps cusolverDnDDgesv (symbol cusolverDnDDgesv, cusolverDn.h).
-func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DDgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDDgesv.Addr()
 	if err != nil {
 		return err
@@ -714,25 +661,19 @@ func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -740,7 +681,7 @@ func DDgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DSgesv wraps cusolverDnDSgesv (symbol cusolverDnDSgesv, cusolverDn.h).
-func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DSgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDSgesv.Addr()
 	if err != nil {
 		return err
@@ -749,25 +690,19 @@ func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -775,7 +710,7 @@ func DSgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DHgesv wraps cusolverDnDHgesv (symbol cusolverDnDHgesv, cusolverDn.h).
-func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DHgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDHgesv.Addr()
 	if err != nil {
 		return err
@@ -784,25 +719,19 @@ func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -810,7 +739,7 @@ func DHgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DBgesv wraps cusolverDnDBgesv (symbol cusolverDnDBgesv, cusolverDn.h).
-func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DBgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDBgesv.Addr()
 	if err != nil {
 		return err
@@ -819,25 +748,19 @@ func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -845,7 +768,7 @@ func DBgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // DXgesv wraps cusolverDnDXgesv (symbol cusolverDnDXgesv, cusolverDn.h).
-func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DXgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDXgesv.Addr()
 	if err != nil {
 		return err
@@ -854,25 +777,19 @@ func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -880,7 +797,7 @@ func DXgesv(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, d
 }
 
 // SSgesv wraps cusolverDnSSgesv (symbol cusolverDnSSgesv, cusolverDn.h).
-func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SSgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSSgesv.Addr()
 	if err != nil {
 		return err
@@ -889,25 +806,19 @@ func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -915,7 +826,7 @@ func SSgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SHgesv wraps cusolverDnSHgesv (symbol cusolverDnSHgesv, cusolverDn.h).
-func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SHgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSHgesv.Addr()
 	if err != nil {
 		return err
@@ -924,25 +835,19 @@ func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -950,7 +855,7 @@ func SHgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SBgesv wraps cusolverDnSBgesv (symbol cusolverDnSBgesv, cusolverDn.h).
-func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SBgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSBgesv.Addr()
 	if err != nil {
 		return err
@@ -959,25 +864,19 @@ func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -985,7 +884,7 @@ func SBgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // SXgesv wraps cusolverDnSXgesv (symbol cusolverDnSXgesv, cusolverDn.h).
-func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SXgesv(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSXgesv.Addr()
 	if err != nil {
 		return err
@@ -994,25 +893,19 @@ func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1021,7 +914,7 @@ func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 
 // ZZgesvBufferSize wraps cusolverDnZZgesv_bufferSize (symbol
 // cusolverDnZZgesv_bufferSize, cusolverDn.h).
-func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZZgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1030,21 +923,16 @@ func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1054,7 +942,7 @@ func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZCgesvBufferSize wraps cusolverDnZCgesv_bufferSize (symbol
 // cusolverDnZCgesv_bufferSize, cusolverDn.h).
-func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZCgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1063,21 +951,16 @@ func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1087,7 +970,7 @@ func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZKgesvBufferSize wraps cusolverDnZKgesv_bufferSize (symbol
 // cusolverDnZKgesv_bufferSize, cusolverDn.h).
-func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZKgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1096,21 +979,16 @@ func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1120,7 +998,7 @@ func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZEgesvBufferSize wraps cusolverDnZEgesv_bufferSize (symbol
 // cusolverDnZEgesv_bufferSize, cusolverDn.h).
-func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZEgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1129,21 +1007,16 @@ func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1153,7 +1026,7 @@ func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // ZYgesvBufferSize wraps cusolverDnZYgesv_bufferSize (symbol
 // cusolverDnZYgesv_bufferSize, cusolverDn.h).
-func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZYgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1162,21 +1035,16 @@ func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1186,7 +1054,7 @@ func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleCompl
 
 // CCgesvBufferSize wraps cusolverDnCCgesv_bufferSize (symbol
 // cusolverDnCCgesv_bufferSize, cusolverDn.h).
-func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCCgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1195,21 +1063,16 @@ func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1219,7 +1082,7 @@ func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CKgesvBufferSize wraps cusolverDnCKgesv_bufferSize (symbol
 // cusolverDnCKgesv_bufferSize, cusolverDn.h).
-func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCKgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1228,21 +1091,16 @@ func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1252,7 +1110,7 @@ func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CEgesvBufferSize wraps cusolverDnCEgesv_bufferSize (symbol
 // cusolverDnCEgesv_bufferSize, cusolverDn.h).
-func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCEgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1261,21 +1119,16 @@ func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1285,7 +1138,7 @@ func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // CYgesvBufferSize wraps cusolverDnCYgesv_bufferSize (symbol
 // cusolverDnCYgesv_bufferSize, cusolverDn.h).
-func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCYgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1294,21 +1147,16 @@ func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1318,7 +1166,7 @@ func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ld
 
 // DDgesvBufferSize wraps cusolverDnDDgesv_bufferSize (symbol
 // cusolverDnDDgesv_bufferSize, cusolverDn.h).
-func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDDgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1327,21 +1175,16 @@ func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1351,7 +1194,7 @@ func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DSgesvBufferSize wraps cusolverDnDSgesv_bufferSize (symbol
 // cusolverDnDSgesv_bufferSize, cusolverDn.h).
-func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDSgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1360,21 +1203,16 @@ func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1384,7 +1222,7 @@ func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DHgesvBufferSize wraps cusolverDnDHgesv_bufferSize (symbol
 // cusolverDnDHgesv_bufferSize, cusolverDn.h).
-func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDHgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1393,21 +1231,16 @@ func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1417,7 +1250,7 @@ func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DBgesvBufferSize wraps cusolverDnDBgesv_bufferSize (symbol
 // cusolverDnDBgesv_bufferSize, cusolverDn.h).
-func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDBgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1426,21 +1259,16 @@ func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1450,7 +1278,7 @@ func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // DXgesvBufferSize wraps cusolverDnDXgesv_bufferSize (symbol
 // cusolverDnDXgesv_bufferSize, cusolverDn.h).
-func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDXgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1459,21 +1287,16 @@ func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1483,7 +1306,7 @@ func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 
 // SSgesvBufferSize wraps cusolverDnSSgesv_bufferSize (symbol
 // cusolverDnSSgesv_bufferSize, cusolverDn.h).
-func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSSgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1492,21 +1315,16 @@ func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1516,7 +1334,7 @@ func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SHgesvBufferSize wraps cusolverDnSHgesv_bufferSize (symbol
 // cusolverDnSHgesv_bufferSize, cusolverDn.h).
-func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSHgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1525,21 +1343,16 @@ func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1549,7 +1362,7 @@ func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SBgesvBufferSize wraps cusolverDnSBgesv_bufferSize (symbol
 // cusolverDnSBgesv_bufferSize, cusolverDn.h).
-func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSBgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1558,21 +1371,16 @@ func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1582,7 +1390,7 @@ func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 
 // SXgesvBufferSize wraps cusolverDnSXgesv_bufferSize (symbol
 // cusolverDnSXgesv_bufferSize, cusolverDn.h).
-func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dipiv ffi.DevicePtr[CusolverInt], dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSXgesvBufferSize.Addr()
 	if err != nil {
 		return
@@ -1591,21 +1399,16 @@ func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dipiv))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dipiv)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1614,7 +1417,7 @@ func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 }
 
 // ZZgels wraps cusolverDnZZgels (symbol cusolverDnZZgels, cusolverDn.h).
-func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZZgels.Addr()
 	if err != nil {
 		return err
@@ -1624,23 +1427,18 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1648,7 +1446,7 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZCgels wraps cusolverDnZCgels (symbol cusolverDnZCgels, cusolverDn.h).
-func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZCgels.Addr()
 	if err != nil {
 		return err
@@ -1658,23 +1456,18 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1682,7 +1475,7 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZKgels wraps cusolverDnZKgels (symbol cusolverDnZKgels, cusolverDn.h).
-func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZKgels.Addr()
 	if err != nil {
 		return err
@@ -1692,23 +1485,18 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1716,7 +1504,7 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZEgels wraps cusolverDnZEgels (symbol cusolverDnZEgels, cusolverDn.h).
-func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZEgels.Addr()
 	if err != nil {
 		return err
@@ -1726,23 +1514,18 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1750,7 +1533,7 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // ZYgels wraps cusolverDnZYgels (symbol cusolverDnZYgels, cusolverDn.h).
-func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procZYgels.Addr()
 	if err != nil {
 		return err
@@ -1760,23 +1543,18 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1784,7 +1562,7 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldd
 }
 
 // CCgels wraps cusolverDnCCgels (symbol cusolverDnCCgels, cusolverDn.h).
-func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCCgels.Addr()
 	if err != nil {
 		return err
@@ -1794,23 +1572,18 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1818,7 +1591,7 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CKgels wraps cusolverDnCKgels (symbol cusolverDnCKgels, cusolverDn.h).
-func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCKgels.Addr()
 	if err != nil {
 		return err
@@ -1828,23 +1601,18 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1852,7 +1620,7 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CEgels wraps cusolverDnCEgels (symbol cusolverDnCEgels, cusolverDn.h).
-func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCEgels.Addr()
 	if err != nil {
 		return err
@@ -1862,23 +1630,18 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1886,7 +1649,7 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // CYgels wraps cusolverDnCYgels (symbol cusolverDnCYgels, cusolverDn.h).
-func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procCYgels.Addr()
 	if err != nil {
 		return err
@@ -1896,23 +1659,18 @@ func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1920,7 +1678,7 @@ func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda Cuso
 }
 
 // DDgels wraps cusolverDnDDgels (symbol cusolverDnDDgels, cusolverDn.h).
-func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DDgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDDgels.Addr()
 	if err != nil {
 		return err
@@ -1930,23 +1688,18 @@ func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1954,7 +1707,7 @@ func DDgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DSgels wraps cusolverDnDSgels (symbol cusolverDnDSgels, cusolverDn.h).
-func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DSgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDSgels.Addr()
 	if err != nil {
 		return err
@@ -1964,23 +1717,18 @@ func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1988,7 +1736,7 @@ func DSgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DHgels wraps cusolverDnDHgels (symbol cusolverDnDHgels, cusolverDn.h).
-func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DHgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDHgels.Addr()
 	if err != nil {
 		return err
@@ -1998,23 +1746,18 @@ func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2022,7 +1765,7 @@ func DHgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DBgels wraps cusolverDnDBgels (symbol cusolverDnDBgels, cusolverDn.h).
-func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DBgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDBgels.Addr()
 	if err != nil {
 		return err
@@ -2032,23 +1775,18 @@ func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2056,7 +1794,7 @@ func DBgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // DXgels wraps cusolverDnDXgels (symbol cusolverDnDXgels, cusolverDn.h).
-func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func DXgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procDXgels.Addr()
 	if err != nil {
 		return err
@@ -2066,23 +1804,18 @@ func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2090,7 +1823,7 @@ func DXgels(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt
 }
 
 // SSgels wraps cusolverDnSSgels (symbol cusolverDnSSgels, cusolverDn.h).
-func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SSgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSSgels.Addr()
 	if err != nil {
 		return err
@@ -2100,23 +1833,18 @@ func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2124,7 +1852,7 @@ func SSgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SHgels wraps cusolverDnSHgels (symbol cusolverDnSHgels, cusolverDn.h).
-func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SHgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSHgels.Addr()
 	if err != nil {
 		return err
@@ -2134,23 +1862,18 @@ func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2158,7 +1881,7 @@ func SHgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SBgels wraps cusolverDnSBgels (symbol cusolverDnSBgels, cusolverDn.h).
-func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SBgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSBgels.Addr()
 	if err != nil {
 		return err
@@ -2168,23 +1891,18 @@ func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2192,7 +1910,7 @@ func SBgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // SXgels wraps cusolverDnSXgels (symbol cusolverDnSXgels, cusolverDn.h).
-func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func SXgels(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, iter *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procSXgels.Addr()
 	if err != nil {
 		return err
@@ -2202,23 +1920,18 @@ func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(iter)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(iter)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2227,7 +1940,7 @@ func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 
 // ZZgelsBufferSize wraps cusolverDnZZgels_bufferSize (symbol
 // cusolverDnZZgels_bufferSize, cusolverDn.h).
-func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZZgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2237,19 +1950,15 @@ func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2259,7 +1968,7 @@ func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZCgelsBufferSize wraps cusolverDnZCgels_bufferSize (symbol
 // cusolverDnZCgels_bufferSize, cusolverDn.h).
-func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZCgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2269,19 +1978,15 @@ func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2291,7 +1996,7 @@ func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZKgelsBufferSize wraps cusolverDnZKgels_bufferSize (symbol
 // cusolverDnZKgels_bufferSize, cusolverDn.h).
-func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZKgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2301,19 +2006,15 @@ func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2323,7 +2024,7 @@ func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZEgelsBufferSize wraps cusolverDnZEgels_bufferSize (symbol
 // cusolverDnZEgels_bufferSize, cusolverDn.h).
-func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZEgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2333,19 +2034,15 @@ func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2355,7 +2052,7 @@ func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // ZYgelsBufferSize wraps cusolverDnZYgels_bufferSize (symbol
 // cusolverDnZYgels_bufferSize, cusolverDn.h).
-func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.DoubleComplex], ldda CusolverInt, dB ffi.DevicePtr[cudart.DoubleComplex], lddb CusolverInt, dX ffi.DevicePtr[cudart.DoubleComplex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procZYgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2365,19 +2062,15 @@ func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2387,7 +2080,7 @@ func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleCo
 
 // CCgelsBufferSize wraps cusolverDnCCgels_bufferSize (symbol
 // cusolverDnCCgels_bufferSize, cusolverDn.h).
-func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCCgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2397,19 +2090,15 @@ func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2419,7 +2108,7 @@ func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CKgelsBufferSize wraps cusolverDnCKgels_bufferSize (symbol
 // cusolverDnCKgels_bufferSize, cusolverDn.h).
-func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCKgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2429,19 +2118,15 @@ func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2451,7 +2136,7 @@ func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CEgelsBufferSize wraps cusolverDnCEgels_bufferSize (symbol
 // cusolverDnCEgels_bufferSize, cusolverDn.h).
-func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCEgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2461,19 +2146,15 @@ func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2483,7 +2164,7 @@ func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // CYgelsBufferSize wraps cusolverDnCYgels_bufferSize (symbol
 // cusolverDnCYgels_bufferSize, cusolverDn.h).
-func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[cudart.Complex], ldda CusolverInt, dB ffi.DevicePtr[cudart.Complex], lddb CusolverInt, dX ffi.DevicePtr[cudart.Complex], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procCYgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2493,19 +2174,15 @@ func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2515,7 +2192,7 @@ func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex,
 
 // DDgelsBufferSize wraps cusolverDnDDgels_bufferSize (symbol
 // cusolverDnDDgels_bufferSize, cusolverDn.h).
-func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDDgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2525,19 +2202,15 @@ func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2547,7 +2220,7 @@ func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DSgelsBufferSize wraps cusolverDnDSgels_bufferSize (symbol
 // cusolverDnDSgels_bufferSize, cusolverDn.h).
-func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDSgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2557,19 +2230,15 @@ func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2579,7 +2248,7 @@ func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DHgelsBufferSize wraps cusolverDnDHgels_bufferSize (symbol
 // cusolverDnDHgels_bufferSize, cusolverDn.h).
-func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDHgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2589,19 +2258,15 @@ func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2611,7 +2276,7 @@ func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DBgelsBufferSize wraps cusolverDnDBgels_bufferSize (symbol
 // cusolverDnDBgels_bufferSize, cusolverDn.h).
-func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDBgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2621,19 +2286,15 @@ func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2643,7 +2304,7 @@ func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // DXgelsBufferSize wraps cusolverDnDXgels_bufferSize (symbol
 // cusolverDnDXgels_bufferSize, cusolverDn.h).
-func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float64], ldda CusolverInt, dB ffi.DevicePtr[float64], lddb CusolverInt, dX ffi.DevicePtr[float64], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procDXgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2653,19 +2314,15 @@ func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2675,7 +2332,7 @@ func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 
 // SSgelsBufferSize wraps cusolverDnSSgels_bufferSize (symbol
 // cusolverDnSSgels_bufferSize, cusolverDn.h).
-func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSSgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2685,19 +2342,15 @@ func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2707,7 +2360,7 @@ func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SHgelsBufferSize wraps cusolverDnSHgels_bufferSize (symbol
 // cusolverDnSHgels_bufferSize, cusolverDn.h).
-func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSHgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2717,19 +2370,15 @@ func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2739,7 +2388,7 @@ func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SBgelsBufferSize wraps cusolverDnSBgels_bufferSize (symbol
 // cusolverDnSBgels_bufferSize, cusolverDn.h).
-func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSBgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2749,19 +2398,15 @@ func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2771,7 +2416,7 @@ func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 
 // SXgelsBufferSize wraps cusolverDnSXgels_bufferSize (symbol
 // cusolverDnSXgels_bufferSize, cusolverDn.h).
-func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
+func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA ffi.DevicePtr[float32], ldda CusolverInt, dB ffi.DevicePtr[float32], lddb CusolverInt, dX ffi.DevicePtr[float32], lddx CusolverInt, dWorkspace ffi.DeviceAddr) (lwork_bytes uint64, err error) {
 	sym, err := procSXgelsBufferSize.Addr()
 	if err != nil {
 		return
@@ -2781,19 +2426,15 @@ func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(dA)))
+	frame.Int(uintptr(dA))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(unsafe.Pointer(dB)))
+	frame.Int(uintptr(dB))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(unsafe.Pointer(dX)))
+	frame.Int(uintptr(dX))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2802,7 +2443,7 @@ func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 }
 
 // IRSXgesv wraps cusolverDnIRSXgesv (symbol cusolverDnIRSXgesv, cusolverDn.h).
-func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters, d_info *CusolverInt) error {
+func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos, n, nrhs CusolverInt, dA ffi.DeviceAddr, ldda CusolverInt, dB ffi.DeviceAddr, lddb CusolverInt, dX ffi.DeviceAddr, lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procIRSXgesv.Addr()
 	if err != nil {
 		return err
@@ -2822,14 +2463,9 @@ func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos,
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(niters)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(niters)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2849,7 +2485,7 @@ func IRSXgesvBufferSize(handle Handle, params IRSParams, n, nrhs CusolverInt) (l
 }
 
 // IRSXgels wraps cusolverDnIRSXgels (symbol cusolverDnIRSXgels, cusolverDn.h).
-func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, niters, d_info *CusolverInt) error {
+func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos, m, n, nrhs CusolverInt, dA ffi.DeviceAddr, ldda CusolverInt, dB ffi.DeviceAddr, lddb CusolverInt, dX ffi.DeviceAddr, lddx CusolverInt, dWorkspace ffi.DeviceAddr, lwork_bytes uint64, niters *CusolverInt, d_info ffi.DevicePtr[CusolverInt]) error {
 	sym, err := procIRSXgels.Addr()
 	if err != nil {
 		return err
@@ -2870,14 +2506,9 @@ func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos,
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
 	frame.Int(uintptr(unsafe.Pointer(niters)))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dA)
-	runtime.KeepAlive(dB)
-	runtime.KeepAlive(dX)
-	runtime.KeepAlive(dWorkspace)
 	runtime.KeepAlive(niters)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2898,58 +2529,54 @@ func IRSXgelsBufferSize(handle Handle, params IRSParams, m, n, nrhs CusolverInt)
 
 // SpotrfBufferSize wraps cusolverDnSpotrf_bufferSize (symbol
 // cusolverDnSpotrf_bufferSize, cusolverDn.h).
-func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSpotrfBufferSize, Status(r))
 }
 
 // DpotrfBufferSize wraps cusolverDnDpotrf_bufferSize (symbol
 // cusolverDnDpotrf_bufferSize, cusolverDn.h).
-func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDpotrfBufferSize, Status(r))
 }
 
 // CpotrfBufferSize wraps cusolverDnCpotrf_bufferSize (symbol
 // cusolverDnCpotrf_bufferSize, cusolverDn.h).
-func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCpotrfBufferSize, Status(r))
 }
 
 // ZpotrfBufferSize wraps cusolverDnZpotrf_bufferSize (symbol
 // cusolverDnZpotrf_bufferSize, cusolverDn.h).
-func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZpotrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZpotrfBufferSize, Status(r))
 }
 
 // Spotrf wraps cusolverDnSpotrf (symbol cusolverDnSpotrf, cusolverDn.h).
-func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, workspace *float32, lwork int32, devInfo *int32) error {
+func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotrf.Addr()
 	if err != nil {
 		return err
@@ -2958,15 +2585,12 @@ func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2974,7 +2598,7 @@ func Spotrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dpotrf wraps cusolverDnDpotrf (symbol cusolverDnDpotrf, cusolverDn.h).
-func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, workspace *float64, lwork int32, devInfo *int32) error {
+func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotrf.Addr()
 	if err != nil {
 		return err
@@ -2983,15 +2607,12 @@ func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2999,7 +2620,7 @@ func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotrf wraps cusolverDnCpotrf (symbol cusolverDnCpotrf, cusolverDn.h).
-func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotrf.Addr()
 	if err != nil {
 		return err
@@ -3008,15 +2629,12 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3024,7 +2642,7 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zpotrf wraps cusolverDnZpotrf (symbol cusolverDnZpotrf, cusolverDn.h).
-func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotrf.Addr()
 	if err != nil {
 		return err
@@ -3033,15 +2651,12 @@ func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3049,7 +2664,7 @@ func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 }
 
 // Spotrs wraps cusolverDnSpotrs (symbol cusolverDnSpotrs, cusolverDn.h).
-func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda int32, b *float32, ldb int32, devInfo *int32) error {
+func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotrs.Addr()
 	if err != nil {
 		return err
@@ -3059,15 +2674,12 @@ func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda 
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3075,7 +2687,7 @@ func Spotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float32, lda 
 }
 
 // Dpotrs wraps cusolverDnDpotrs (symbol cusolverDnDpotrs, cusolverDn.h).
-func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda int32, b *float64, ldb int32, devInfo *int32) error {
+func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotrs.Addr()
 	if err != nil {
 		return err
@@ -3085,15 +2697,12 @@ func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda 
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3101,7 +2710,7 @@ func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda 
 }
 
 // Cpotrs wraps cusolverDnCpotrs (symbol cusolverDnCpotrs, cusolverDn.h).
-func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotrs.Addr()
 	if err != nil {
 		return err
@@ -3111,15 +2720,12 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Comple
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3127,7 +2733,7 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Comple
 }
 
 // Zpotrs wraps cusolverDnZpotrs (symbol cusolverDnZpotrs, cusolverDn.h).
-func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotrs.Addr()
 	if err != nil {
 		return err
@@ -3137,15 +2743,12 @@ func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Double
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3154,7 +2757,7 @@ func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Double
 
 // SpotrfBatched wraps cusolverDnSpotrfBatched (symbol cusolverDnSpotrfBatched,
 // cusolverDn.h).
-func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float32, lda int32, infoArray *int32, batchSize int32) error {
+func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3163,13 +2766,11 @@ func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3178,7 +2779,7 @@ func SpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float3
 
 // DpotrfBatched wraps cusolverDnDpotrfBatched (symbol cusolverDnDpotrfBatched,
 // cusolverDn.h).
-func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float64, lda int32, infoArray *int32, batchSize int32) error {
+func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3187,13 +2788,11 @@ func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float6
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3202,7 +2801,7 @@ func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float6
 
 // CpotrfBatched wraps cusolverDnCpotrfBatched (symbol cusolverDnCpotrfBatched,
 // cusolverDn.h).
-func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.Complex, lda int32, infoArray *int32, batchSize int32) error {
+func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3211,13 +2810,11 @@ func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3226,7 +2823,7 @@ func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 
 // ZpotrfBatched wraps cusolverDnZpotrfBatched (symbol cusolverDnZpotrfBatched,
 // cusolverDn.h).
-func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.DoubleComplex, lda int32, infoArray *int32, batchSize int32) error {
+func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, infoArray ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3235,13 +2832,11 @@ func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(aarray)))
+	frame.Int(uintptr(aarray))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(infoArray)))
+	frame.Int(uintptr(infoArray))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(aarray)
-	runtime.KeepAlive(infoArray)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3250,7 +2845,7 @@ func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart
 
 // SpotrsBatched wraps cusolverDnSpotrsBatched (symbol cusolverDnSpotrsBatched,
 // cusolverDn.h).
-func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float32, lda int32, b **float32, ldb int32, d_info *int32, batchSize int32) error {
+func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float32]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float32]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procSpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3260,16 +2855,13 @@ func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3278,7 +2870,7 @@ func SpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 
 // DpotrsBatched wraps cusolverDnDpotrsBatched (symbol cusolverDnDpotrsBatched,
 // cusolverDn.h).
-func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float64, lda int32, b **float64, ldb int32, d_info *int32, batchSize int32) error {
+func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[float64]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[float64]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procDpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3288,16 +2880,13 @@ func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3306,7 +2895,7 @@ func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 
 // CpotrsBatched wraps cusolverDnCpotrsBatched (symbol cusolverDnCpotrsBatched,
 // cusolverDn.h).
-func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.Complex, lda int32, b **cudart.Complex, ldb int32, d_info *int32, batchSize int32) error {
+func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.Complex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procCpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3316,16 +2905,13 @@ func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3334,7 +2920,7 @@ func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 
 // ZpotrsBatched wraps cusolverDnZpotrsBatched (symbol cusolverDnZpotrsBatched,
 // cusolverDn.h).
-func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb int32, d_info *int32, batchSize int32) error {
+func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], lda int32, b ffi.DevicePtr[ffi.DevicePtr[cudart.DoubleComplex]], ldb int32, d_info ffi.DevicePtr[int32], batchSize int32) error {
 	sym, err := procZpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3344,16 +2930,13 @@ func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3362,58 +2945,54 @@ func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudar
 
 // SpotriBufferSize wraps cusolverDnSpotri_bufferSize (symbol
 // cusolverDnSpotri_bufferSize, cusolverDn.h).
-func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSpotriBufferSize, Status(r))
 }
 
 // DpotriBufferSize wraps cusolverDnDpotri_bufferSize (symbol
 // cusolverDnDpotri_bufferSize, cusolverDn.h).
-func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDpotriBufferSize, Status(r))
 }
 
 // CpotriBufferSize wraps cusolverDnCpotri_bufferSize (symbol
 // cusolverDnCpotri_bufferSize, cusolverDn.h).
-func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCpotriBufferSize, Status(r))
 }
 
 // ZpotriBufferSize wraps cusolverDnZpotri_bufferSize (symbol
 // cusolverDnZpotri_bufferSize, cusolverDn.h).
-func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZpotriBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZpotriBufferSize, Status(r))
 }
 
 // Spotri wraps cusolverDnSpotri (symbol cusolverDnSpotri, cusolverDn.h).
-func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Spotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSpotri.Addr()
 	if err != nil {
 		return err
@@ -3422,15 +3001,12 @@ func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3438,7 +3014,7 @@ func Spotri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dpotri wraps cusolverDnDpotri (symbol cusolverDnDpotri, cusolverDn.h).
-func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDpotri.Addr()
 	if err != nil {
 		return err
@@ -3447,15 +3023,12 @@ func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3463,7 +3036,7 @@ func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotri wraps cusolverDnCpotri (symbol cusolverDnCpotri, cusolverDn.h).
-func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCpotri.Addr()
 	if err != nil {
 		return err
@@ -3472,15 +3045,12 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3488,7 +3058,7 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zpotri wraps cusolverDnZpotri (symbol cusolverDnZpotri, cusolverDn.h).
-func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZpotri.Addr()
 	if err != nil {
 		return err
@@ -3497,15 +3067,12 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3514,7 +3081,7 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // XtrtriBufferSize wraps cusolverDnXtrtri_bufferSize (symbol
 // cusolverDnXtrtri_bufferSize, cusolverDn.h).
-func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXtrtriBufferSize.Addr()
 	if err != nil {
 		return
@@ -3530,7 +3097,6 @@ func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType,
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -3540,7 +3106,7 @@ func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType,
 }
 
 // Xtrtri wraps cusolverDnXtrtri (symbol cusolverDnXtrtri, cusolverDn.h).
-func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo *int32) error {
+func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procXtrtri.Addr()
 	if err != nil {
 		return err
@@ -3557,12 +3123,9 @@ func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, 
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3571,58 +3134,54 @@ func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, 
 
 // SlauumBufferSize wraps cusolverDnSlauum_bufferSize (symbol
 // cusolverDnSlauum_bufferSize, cusolverDn.h).
-func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSlauumBufferSize, Status(r))
 }
 
 // DlauumBufferSize wraps cusolverDnDlauum_bufferSize (symbol
 // cusolverDnDlauum_bufferSize, cusolverDn.h).
-func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDlauumBufferSize, Status(r))
 }
 
 // ClauumBufferSize wraps cusolverDnClauum_bufferSize (symbol
 // cusolverDnClauum_bufferSize, cusolverDn.h).
-func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procClauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procClauumBufferSize, Status(r))
 }
 
 // ZlauumBufferSize wraps cusolverDnZlauum_bufferSize (symbol
 // cusolverDnZlauum_bufferSize, cusolverDn.h).
-func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZlauumBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZlauumBufferSize, Status(r))
 }
 
 // Slauum wraps cusolverDnSlauum (symbol cusolverDnSlauum, cusolverDn.h).
-func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, work *float32, lwork int32, devInfo *int32) error {
+func Slauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSlauum.Addr()
 	if err != nil {
 		return err
@@ -3631,15 +3190,12 @@ func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3647,7 +3203,7 @@ func Slauum(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dlauum wraps cusolverDnDlauum (symbol cusolverDnDlauum, cusolverDn.h).
-func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, work *float64, lwork int32, devInfo *int32) error {
+func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDlauum.Addr()
 	if err != nil {
 		return err
@@ -3656,15 +3212,12 @@ func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3672,7 +3225,7 @@ func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Clauum wraps cusolverDnClauum (symbol cusolverDnClauum, cusolverDn.h).
-func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Clauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procClauum.Addr()
 	if err != nil {
 		return err
@@ -3681,15 +3234,12 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3697,7 +3247,7 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zlauum wraps cusolverDnZlauum (symbol cusolverDnZlauum, cusolverDn.h).
-func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZlauum.Addr()
 	if err != nil {
 		return err
@@ -3706,15 +3256,12 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3723,58 +3270,54 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SgetrfBufferSize wraps cusolverDnSgetrf_bufferSize (symbol
 // cusolverDnSgetrf_bufferSize, cusolverDn.h).
-func SgetrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSgetrfBufferSize, Status(r))
 }
 
 // DgetrfBufferSize wraps cusolverDnDgetrf_bufferSize (symbol
 // cusolverDnDgetrf_bufferSize, cusolverDn.h).
-func DgetrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDgetrfBufferSize, Status(r))
 }
 
 // CgetrfBufferSize wraps cusolverDnCgetrf_bufferSize (symbol
 // cusolverDnCgetrf_bufferSize, cusolverDn.h).
-func CgetrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCgetrfBufferSize, Status(r))
 }
 
 // ZgetrfBufferSize wraps cusolverDnZgetrf_bufferSize (symbol
 // cusolverDnZgetrf_bufferSize, cusolverDn.h).
-func ZgetrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZgetrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZgetrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZgetrfBufferSize, Status(r))
 }
 
 // Sgetrf wraps cusolverDnSgetrf (symbol cusolverDnSgetrf, cusolverDn.h).
-func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32, devIpiv, devInfo *int32) error {
+func Sgetrf(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, workspace ffi.DevicePtr[float32], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgetrf.Addr()
 	if err != nil {
 		return err
@@ -3783,16 +3326,12 @@ func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3800,7 +3339,7 @@ func Sgetrf(handle Handle, m, n int32, a *float32, lda int32, workspace *float32
 }
 
 // Dgetrf wraps cusolverDnDgetrf (symbol cusolverDnDgetrf, cusolverDn.h).
-func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64, devIpiv, devInfo *int32) error {
+func Dgetrf(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, workspace ffi.DevicePtr[float64], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgetrf.Addr()
 	if err != nil {
 		return err
@@ -3809,16 +3348,12 @@ func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3826,7 +3361,7 @@ func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64
 }
 
 // Cgetrf wraps cusolverDnCgetrf (symbol cusolverDnCgetrf, cusolverDn.h).
-func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, devIpiv, devInfo *int32) error {
+func Cgetrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, workspace ffi.DevicePtr[cudart.Complex], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgetrf.Addr()
 	if err != nil {
 		return err
@@ -3835,16 +3370,12 @@ func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3852,7 +3383,7 @@ func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *
 }
 
 // Zgetrf wraps cusolverDnZgetrf (symbol cusolverDnZgetrf, cusolverDn.h).
-func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, devIpiv, devInfo *int32) error {
+func Zgetrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, workspace ffi.DevicePtr[cudart.DoubleComplex], devIpiv, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgetrf.Addr()
 	if err != nil {
 		return err
@@ -3861,16 +3392,12 @@ func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, works
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3878,7 +3405,7 @@ func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, works
 }
 
 // Slaswp wraps cusolverDnSlaswp (symbol cusolverDnSlaswp, cusolverDn.h).
-func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Slaswp(handle Handle, n int32, a ffi.DevicePtr[float32], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procSlaswp.Addr()
 	if err != nil {
 		return err
@@ -3886,15 +3413,13 @@ func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3902,7 +3427,7 @@ func Slaswp(handle Handle, n int32, a *float32, lda, k1, k2 int32, devIpiv *int3
 }
 
 // Dlaswp wraps cusolverDnDlaswp (symbol cusolverDnDlaswp, cusolverDn.h).
-func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Dlaswp(handle Handle, n int32, a ffi.DevicePtr[float64], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procDlaswp.Addr()
 	if err != nil {
 		return err
@@ -3910,15 +3435,13 @@ func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int3
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3926,7 +3449,7 @@ func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int3
 }
 
 // Claswp wraps cusolverDnClaswp (symbol cusolverDnClaswp, cusolverDn.h).
-func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Claswp(handle Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procClaswp.Addr()
 	if err != nil {
 		return err
@@ -3934,15 +3457,13 @@ func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpi
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3950,7 +3471,7 @@ func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpi
 }
 
 // Zlaswp wraps cusolverDnZlaswp (symbol cusolverDnZlaswp, cusolverDn.h).
-func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Zlaswp(handle Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda, k1, k2 int32, devIpiv ffi.DevicePtr[int32], incx int32) error {
 	sym, err := procZlaswp.Addr()
 	if err != nil {
 		return err
@@ -3958,15 +3479,13 @@ func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, 
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
+	frame.Int(uintptr(devIpiv))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3974,7 +3493,7 @@ func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, 
 }
 
 // Sgetrs wraps cusolverDnSgetrs (symbol cusolverDnSgetrs, cusolverDn.h).
-func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, lda int32, devIpiv *int32, b *float32, ldb int32, devInfo *int32) error {
+func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[float32], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float32], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgetrs.Addr()
 	if err != nil {
 		return err
@@ -3984,17 +3503,13 @@ func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, ld
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4002,7 +3517,7 @@ func Sgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float32, ld
 }
 
 // Dgetrs wraps cusolverDnDgetrs (symbol cusolverDnDgetrs, cusolverDn.h).
-func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, lda int32, devIpiv *int32, b *float64, ldb int32, devInfo *int32) error {
+func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[float64], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[float64], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgetrs.Addr()
 	if err != nil {
 		return err
@@ -4012,17 +3527,13 @@ func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, ld
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4030,7 +3541,7 @@ func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, ld
 }
 
 // Cgetrs wraps cusolverDnCgetrs (symbol cusolverDnCgetrs, cusolverDn.h).
-func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Complex, lda int32, devIpiv *int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
+func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[cudart.Complex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.Complex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgetrs.Addr()
 	if err != nil {
 		return err
@@ -4040,17 +3551,13 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Comp
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4058,7 +3565,7 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Comp
 }
 
 // Zgetrs wraps cusolverDnZgetrs (symbol cusolverDnZgetrs, cusolverDn.h).
-func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.DoubleComplex, lda int32, devIpiv *int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
+func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, devIpiv ffi.DevicePtr[int32], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgetrs.Addr()
 	if err != nil {
 		return err
@@ -4068,17 +3575,13 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Doub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(devIpiv))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(devIpiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4087,58 +3590,54 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Doub
 
 // SgeqrfBufferSize wraps cusolverDnSgeqrf_bufferSize (symbol
 // cusolverDnSgeqrf_bufferSize, cusolverDn.h).
-func SgeqrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSgeqrfBufferSize, Status(r))
 }
 
 // DgeqrfBufferSize wraps cusolverDnDgeqrf_bufferSize (symbol
 // cusolverDnDgeqrf_bufferSize, cusolverDn.h).
-func DgeqrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDgeqrfBufferSize, Status(r))
 }
 
 // CgeqrfBufferSize wraps cusolverDnCgeqrf_bufferSize (symbol
 // cusolverDnCgeqrf_bufferSize, cusolverDn.h).
-func CgeqrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCgeqrfBufferSize, Status(r))
 }
 
 // ZgeqrfBufferSize wraps cusolverDnZgeqrf_bufferSize (symbol
 // cusolverDnZgeqrf_bufferSize, cusolverDn.h).
-func ZgeqrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZgeqrfBufferSize(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZgeqrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZgeqrfBufferSize, Status(r))
 }
 
 // Sgeqrf wraps cusolverDnSgeqrf (symbol cusolverDnSgeqrf, cusolverDn.h).
-func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *float32, lwork int32, devInfo *int32) error {
+func Sgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, tAU, workspace ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4147,17 +3646,13 @@ func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *fl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4165,7 +3660,7 @@ func Sgeqrf(handle Handle, m, n int32, a *float32, lda int32, tAU, workspace *fl
 }
 
 // Dgeqrf wraps cusolverDnDgeqrf (symbol cusolverDnDgeqrf, cusolverDn.h).
-func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *float64, lwork int32, devInfo *int32) error {
+func Dgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, tAU, workspace ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4174,17 +3669,13 @@ func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *fl
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4192,7 +3683,7 @@ func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *fl
 }
 
 // Cgeqrf wraps cusolverDnCgeqrf (symbol cusolverDnCgeqrf, cusolverDn.h).
-func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tAU, workspace ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4201,17 +3692,13 @@ func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, worksp
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4219,7 +3706,7 @@ func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, worksp
 }
 
 // Zgeqrf wraps cusolverDnZgeqrf (symbol cusolverDnZgeqrf, cusolverDn.h).
-func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgeqrf(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tAU, workspace ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4228,17 +3715,13 @@ func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tAU)))
-	frame.Int(uintptr(unsafe.Pointer(workspace)))
+	frame.Int(uintptr(tAU))
+	frame.Int(uintptr(workspace))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tAU)
-	runtime.KeepAlive(workspace)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4247,7 +3730,7 @@ func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, 
 
 // SorgqrBufferSize wraps cusolverDnSorgqr_bufferSize (symbol
 // cusolverDnSorgqr_bufferSize, cusolverDn.h).
-func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4257,13 +3740,11 @@ func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4273,7 +3754,7 @@ func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *
 
 // DorgqrBufferSize wraps cusolverDnDorgqr_bufferSize (symbol
 // cusolverDnDorgqr_bufferSize, cusolverDn.h).
-func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4283,13 +3764,11 @@ func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4299,7 +3778,7 @@ func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *
 
 // CungqrBufferSize wraps cusolverDnCungqr_bufferSize (symbol
 // cusolverDnCungqr_bufferSize, cusolverDn.h).
-func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4309,13 +3788,11 @@ func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4325,7 +3802,7 @@ func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32
 
 // ZungqrBufferSize wraps cusolverDnZungqr_bufferSize (symbol
 // cusolverDnZungqr_bufferSize, cusolverDn.h).
-func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungqrBufferSize(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4335,13 +3812,11 @@ func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4350,7 +3825,7 @@ func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda
 }
 
 // Sorgqr wraps cusolverDnSorgqr (symbol cusolverDnSorgqr, cusolverDn.h).
-func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgqr(handle Handle, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgqr.Addr()
 	if err != nil {
 		return err
@@ -4360,17 +3835,13 @@ func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4378,7 +3849,7 @@ func Sorgqr(handle Handle, m, n, k int32, a *float32, lda int32, tau, work *floa
 }
 
 // Dorgqr wraps cusolverDnDorgqr (symbol cusolverDnDorgqr, cusolverDn.h).
-func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgqr(handle Handle, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgqr.Addr()
 	if err != nil {
 		return err
@@ -4388,17 +3859,13 @@ func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4406,7 +3873,7 @@ func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *floa
 }
 
 // Cungqr wraps cusolverDnCungqr (symbol cusolverDnCungqr, cusolverDn.h).
-func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungqr(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungqr.Addr()
 	if err != nil {
 		return err
@@ -4416,17 +3883,13 @@ func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, wor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4434,7 +3897,7 @@ func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, wor
 }
 
 // Zungqr wraps cusolverDnZungqr (symbol cusolverDnZungqr, cusolverDn.h).
-func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungqr(handle Handle, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungqr.Addr()
 	if err != nil {
 		return err
@@ -4444,17 +3907,13 @@ func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, ta
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4463,7 +3922,7 @@ func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, ta
 
 // SormqrBufferSize wraps cusolverDnSormqr_bufferSize (symbol
 // cusolverDnSormqr_bufferSize, cusolverDn.h).
-func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
+func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32) (lwork int32, err error) {
 	sym, err := procSormqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4475,16 +3934,13 @@ func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4494,7 +3950,7 @@ func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // DormqrBufferSize wraps cusolverDnDormqr_bufferSize (symbol
 // cusolverDnDormqr_bufferSize, cusolverDn.h).
-func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
+func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32) (lwork int32, err error) {
 	sym, err := procDormqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4506,16 +3962,13 @@ func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4525,7 +3978,7 @@ func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // CunmqrBufferSize wraps cusolverDnCunmqr_bufferSize (symbol
 // cusolverDnCunmqr_bufferSize, cusolverDn.h).
-func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
+func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32) (lwork int32, err error) {
 	sym, err := procCunmqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4537,16 +3990,13 @@ func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4556,7 +4006,7 @@ func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 
 // ZunmqrBufferSize wraps cusolverDnZunmqr_bufferSize (symbol
 // cusolverDnZunmqr_bufferSize, cusolverDn.h).
-func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
+func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (lwork int32, err error) {
 	sym, err := procZunmqrBufferSize.Addr()
 	if err != nil {
 		return
@@ -4568,16 +4018,13 @@ func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4586,7 +4033,7 @@ func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 }
 
 // Sormqr wraps cusolverDnSormqr (symbol cusolverDnSormqr, cusolverDn.h).
-func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32, work *float32, lwork int32, devInfo *int32) error {
+func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSormqr.Addr()
 	if err != nil {
 		return err
@@ -4598,20 +4045,15 @@ func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4619,7 +4061,7 @@ func Sormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Dormqr wraps cusolverDnDormqr (symbol cusolverDnDormqr, cusolverDn.h).
-func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32, work *float64, lwork int32, devInfo *int32) error {
+func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDormqr.Addr()
 	if err != nil {
 		return err
@@ -4631,20 +4073,15 @@ func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4652,7 +4089,7 @@ func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Cunmqr wraps cusolverDnCunmqr (symbol cusolverDnCunmqr, cusolverDn.h).
-func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCunmqr.Addr()
 	if err != nil {
 		return err
@@ -4664,20 +4101,15 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4685,7 +4117,7 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Zunmqr wraps cusolverDnZunmqr (symbol cusolverDnZunmqr, cusolverDn.h).
-func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZunmqr.Addr()
 	if err != nil {
 		return err
@@ -4697,20 +4129,15 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4719,58 +4146,54 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 
 // SsytrfBufferSize wraps cusolverDnSsytrf_bufferSize (symbol
 // cusolverDnSsytrf_bufferSize, cusolverDn.h).
-func SsytrfBufferSize(handle Handle, n int32, a *float32, lda int32) (lwork int32, err error) {
+func SsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[float32], lda int32) (lwork int32, err error) {
 	sym, err := procSsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procSsytrfBufferSize, Status(r))
 }
 
 // DsytrfBufferSize wraps cusolverDnDsytrf_bufferSize (symbol
 // cusolverDnDsytrf_bufferSize, cusolverDn.h).
-func DsytrfBufferSize(handle Handle, n int32, a *float64, lda int32) (lwork int32, err error) {
+func DsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[float64], lda int32) (lwork int32, err error) {
 	sym, err := procDsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procDsytrfBufferSize, Status(r))
 }
 
 // CsytrfBufferSize wraps cusolverDnCsytrf_bufferSize (symbol
 // cusolverDnCsytrf_bufferSize, cusolverDn.h).
-func CsytrfBufferSize(handle Handle, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
+func CsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[cudart.Complex], lda int32) (lwork int32, err error) {
 	sym, err := procCsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procCsytrfBufferSize, Status(r))
 }
 
 // ZsytrfBufferSize wraps cusolverDnZsytrf_bufferSize (symbol
 // cusolverDnZsytrf_bufferSize, cusolverDn.h).
-func ZsytrfBufferSize(handle Handle, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
+func ZsytrfBufferSize(handle Handle, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32) (lwork int32, err error) {
 	sym, err := procZsytrfBufferSize.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
-	runtime.KeepAlive(a)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(&lwork)
 	return lwork, ffiimpl.Error(procZsytrfBufferSize, Status(r))
 }
 
 // Ssytrf wraps cusolverDnSsytrf (symbol cusolverDnSsytrf, cusolverDn.h).
-func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytrf.Addr()
 	if err != nil {
 		return err
@@ -4779,17 +4202,13 @@ func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4797,7 +4216,7 @@ func Ssytrf(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytrf wraps cusolverDnDsytrf (symbol cusolverDnDsytrf, cusolverDn.h).
-func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytrf.Addr()
 	if err != nil {
 		return err
@@ -4806,17 +4225,13 @@ func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4824,7 +4239,7 @@ func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytrf wraps cusolverDnCsytrf (symbol cusolverDnCsytrf, cusolverDn.h).
-func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCsytrf.Addr()
 	if err != nil {
 		return err
@@ -4833,17 +4248,13 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4851,7 +4262,7 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zsytrf wraps cusolverDnZsytrf (symbol cusolverDnZsytrf, cusolverDn.h).
-func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZsytrf.Addr()
 	if err != nil {
 		return err
@@ -4860,17 +4271,13 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4879,7 +4286,7 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // XsytrsBufferSize wraps cusolverDnXsytrs_bufferSize (symbol
 // cusolverDnXsytrs_bufferSize, cusolverDn.h).
-func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsytrsBufferSize.Addr()
 	if err != nil {
 		return
@@ -4892,16 +4299,13 @@ func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTy
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -4911,7 +4315,7 @@ func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTy
 }
 
 // Xsytrs wraps cusolverDnXsytrs (symbol cusolverDnXsytrs, cusolverDn.h).
-func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsytrs.Addr()
 	if err != nil {
 		return err
@@ -4924,7 +4328,7 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
@@ -4932,14 +4336,9 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4948,7 +4347,7 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 
 // SsytriBufferSize wraps cusolverDnSsytri_bufferSize (symbol
 // cusolverDnSsytri_bufferSize, cusolverDn.h).
-func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32) (lwork int32, err error) {
+func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procSsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4957,13 +4356,11 @@ func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4973,7 +4370,7 @@ func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DsytriBufferSize wraps cusolverDnDsytri_bufferSize (symbol
 // cusolverDnDsytri_bufferSize, cusolverDn.h).
-func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32) (lwork int32, err error) {
+func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procDsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -4982,13 +4379,11 @@ func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -4998,7 +4393,7 @@ func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // CsytriBufferSize wraps cusolverDnCsytri_bufferSize (symbol
 // cusolverDnCsytri_bufferSize, cusolverDn.h).
-func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32) (lwork int32, err error) {
+func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procCsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -5007,13 +4402,11 @@ func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5023,7 +4416,7 @@ func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZsytriBufferSize wraps cusolverDnZsytri_bufferSize (symbol
 // cusolverDnZsytri_bufferSize, cusolverDn.h).
-func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32) (lwork int32, err error) {
+func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32]) (lwork int32, err error) {
 	sym, err := procZsytriBufferSize.Addr()
 	if err != nil {
 		return
@@ -5032,13 +4425,11 @@ func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5047,7 +4438,7 @@ func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Ssytri wraps cusolverDnSsytri (symbol cusolverDnSsytri, cusolverDn.h).
-func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32, work *float32, lwork int32, info *int32) error {
+func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytri.Addr()
 	if err != nil {
 		return err
@@ -5056,17 +4447,13 @@ func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5074,7 +4461,7 @@ func Ssytri(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytri wraps cusolverDnDsytri (symbol cusolverDnDsytri, cusolverDn.h).
-func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32, work *float64, lwork int32, info *int32) error {
+func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytri.Addr()
 	if err != nil {
 		return err
@@ -5083,17 +4470,13 @@ func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5101,7 +4484,7 @@ func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytri wraps cusolverDnCsytri (symbol cusolverDnCsytri, cusolverDn.h).
-func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Csytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCsytri.Addr()
 	if err != nil {
 		return err
@@ -5110,17 +4493,13 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5128,7 +4507,7 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zsytri wraps cusolverDnZsytri (symbol cusolverDnZsytri, cusolverDn.h).
-func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, ipiv ffi.DevicePtr[int32], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZsytri.Addr()
 	if err != nil {
 		return err
@@ -5137,17 +4516,13 @@ func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(ipiv))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5203,7 +4578,7 @@ func ZgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 }
 
 // Sgebrd wraps cusolverDnSgebrd (symbol cusolverDnSgebrd, cusolverDn.h).
-func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, work *float32, lwork int32, devInfo *int32) error {
+func Sgebrd(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tAUQ, tAUP, work ffi.DevicePtr[float32], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procSgebrd.Addr()
 	if err != nil {
 		return err
@@ -5212,23 +4587,16 @@ func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5236,7 +4604,7 @@ func Sgebrd(handle Handle, m, n int32, a *float32, lda int32, d, e, tAUQ, tAUP, 
 }
 
 // Dgebrd wraps cusolverDnDgebrd (symbol cusolverDnDgebrd, cusolverDn.h).
-func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, work *float64, lwork int32, devInfo *int32) error {
+func Dgebrd(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tAUQ, tAUP, work ffi.DevicePtr[float64], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procDgebrd.Addr()
 	if err != nil {
 		return err
@@ -5245,23 +4613,16 @@ func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5269,7 +4630,7 @@ func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, 
 }
 
 // Cgebrd wraps cusolverDnCgebrd (symbol cusolverDnCgebrd, cusolverDn.h).
-func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float32, tAUQ, tAUP, work *cudart.Complex, lwork int32, devInfo *int32) error {
+func Cgebrd(handle Handle, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tAUQ, tAUP, work ffi.DevicePtr[cudart.Complex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procCgebrd.Addr()
 	if err != nil {
 		return err
@@ -5278,23 +4639,16 @@ func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5302,7 +4656,7 @@ func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float
 }
 
 // Zgebrd wraps cusolverDnZgebrd (symbol cusolverDnZgebrd, cusolverDn.h).
-func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tAUQ, tAUP, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
+func Zgebrd(handle Handle, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tAUQ, tAUP, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, devInfo ffi.DevicePtr[int32]) error {
 	sym, err := procZgebrd.Addr()
 	if err != nil {
 		return err
@@ -5311,23 +4665,16 @@ func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
-	frame.Int(uintptr(unsafe.Pointer(tAUP)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tAUQ))
+	frame.Int(uintptr(tAUP))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(devInfo)))
+	frame.Int(uintptr(devInfo))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tAUQ)
-	runtime.KeepAlive(tAUP)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(devInfo)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5336,7 +4683,7 @@ func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e 
 
 // SorgbrBufferSize wraps cusolverDnSorgbr_bufferSize (symbol
 // cusolverDnSorgbr_bufferSize, cusolverDn.h).
-func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5347,13 +4694,11 @@ func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5363,7 +4708,7 @@ func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 
 // DorgbrBufferSize wraps cusolverDnDorgbr_bufferSize (symbol
 // cusolverDnDorgbr_bufferSize, cusolverDn.h).
-func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5374,13 +4719,11 @@ func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5390,7 +4733,7 @@ func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 
 // CungbrBufferSize wraps cusolverDnCungbr_bufferSize (symbol
 // cusolverDnCungbr_bufferSize, cusolverDn.h).
-func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5401,13 +4744,11 @@ func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5417,7 +4758,7 @@ func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 
 // ZungbrBufferSize wraps cusolverDnZungbr_bufferSize (symbol
 // cusolverDnZungbr_bufferSize, cusolverDn.h).
-func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungbrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5428,13 +4769,11 @@ func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5443,7 +4782,7 @@ func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cud
 }
 
 // Sorgbr wraps cusolverDnSorgbr (symbol cusolverDnSorgbr, cusolverDn.h).
-func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgbr.Addr()
 	if err != nil {
 		return err
@@ -5454,17 +4793,13 @@ func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5472,7 +4807,7 @@ func Sorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda 
 }
 
 // Dorgbr wraps cusolverDnDorgbr (symbol cusolverDnDorgbr, cusolverDn.h).
-func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgbr.Addr()
 	if err != nil {
 		return err
@@ -5483,17 +4818,13 @@ func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5501,7 +4832,7 @@ func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda 
 }
 
 // Cungbr wraps cusolverDnCungbr (symbol cusolverDnCungbr, cusolverDn.h).
-func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungbr.Addr()
 	if err != nil {
 		return err
@@ -5512,17 +4843,13 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Comple
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5530,7 +4857,7 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Comple
 }
 
 // Zungbr wraps cusolverDnZungbr (symbol cusolverDnZungbr, cusolverDn.h).
-func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungbr.Addr()
 	if err != nil {
 		return err
@@ -5541,17 +4868,13 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Double
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5560,7 +4883,7 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Double
 
 // SsytrdBufferSize wraps cusolverDnSsytrd_bufferSize (symbol
 // cusolverDnSsytrd_bufferSize, cusolverDn.h).
-func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau *float32) (lwork int32, err error) {
+func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsytrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5569,17 +4892,13 @@ func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5589,7 +4908,7 @@ func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DsytrdBufferSize wraps cusolverDnDsytrd_bufferSize (symbol
 // cusolverDnDsytrd_bufferSize, cusolverDn.h).
-func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau *float64) (lwork int32, err error) {
+func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsytrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5598,17 +4917,13 @@ func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5618,7 +4933,7 @@ func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // ChetrdBufferSize wraps cusolverDnChetrd_bufferSize (symbol
 // cusolverDnChetrd_bufferSize, cusolverDn.h).
-func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau *cudart.Complex) (lwork int32, err error) {
+func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procChetrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5627,17 +4942,13 @@ func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5647,7 +4958,7 @@ func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZhetrdBufferSize wraps cusolverDnZhetrd_bufferSize (symbol
 // cusolverDnZhetrd_bufferSize, cusolverDn.h).
-func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZhetrdBufferSize.Addr()
 	if err != nil {
 		return
@@ -5656,17 +4967,13 @@ func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5675,7 +4982,7 @@ func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Ssytrd wraps cusolverDnSsytrd (symbol cusolverDnSsytrd, cusolverDn.h).
-func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau, work *float32, lwork int32, info *int32) error {
+func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, d, e, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsytrd.Addr()
 	if err != nil {
 		return err
@@ -5684,21 +4991,15 @@ func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5706,7 +5007,7 @@ func Ssytrd(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dsytrd wraps cusolverDnDsytrd (symbol cusolverDnDsytrd, cusolverDn.h).
-func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau, work *float64, lwork int32, info *int32) error {
+func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, d, e, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsytrd.Addr()
 	if err != nil {
 		return err
@@ -5715,21 +5016,15 @@ func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5737,7 +5032,7 @@ func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Chetrd wraps cusolverDnChetrd (symbol cusolverDnChetrd, cusolverDn.h).
-func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, d, e ffi.DevicePtr[float32], tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChetrd.Addr()
 	if err != nil {
 		return err
@@ -5746,21 +5041,15 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5768,7 +5057,7 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zhetrd wraps cusolverDnZhetrd (symbol cusolverDnZhetrd, cusolverDn.h).
-func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, d, e ffi.DevicePtr[float64], tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhetrd.Addr()
 	if err != nil {
 		return err
@@ -5777,21 +5066,15 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(e))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(e)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5800,7 +5083,7 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SorgtrBufferSize wraps cusolverDnSorgtr_bufferSize (symbol
 // cusolverDnSorgtr_bufferSize, cusolverDn.h).
-func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
+func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSorgtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5809,13 +5092,11 @@ func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5825,7 +5106,7 @@ func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 
 // DorgtrBufferSize wraps cusolverDnDorgtr_bufferSize (symbol
 // cusolverDnDorgtr_bufferSize, cusolverDn.h).
-func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
+func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDorgtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5834,13 +5115,11 @@ func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5850,7 +5129,7 @@ func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 
 // CungtrBufferSize wraps cusolverDnCungtr_bufferSize (symbol
 // cusolverDnCungtr_bufferSize, cusolverDn.h).
-func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
+func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau ffi.DevicePtr[cudart.Complex]) (lwork int32, err error) {
 	sym, err := procCungtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5859,13 +5138,11 @@ func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5875,7 +5152,7 @@ func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Co
 
 // ZungtrBufferSize wraps cusolverDnZungtr_bufferSize (symbol
 // cusolverDnZungtr_bufferSize, cusolverDn.h).
-func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
+func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau ffi.DevicePtr[cudart.DoubleComplex]) (lwork int32, err error) {
 	sym, err := procZungtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -5884,13 +5161,11 @@ func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(tau))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -5899,7 +5174,7 @@ func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Do
 }
 
 // Sorgtr wraps cusolverDnSorgtr (symbol cusolverDnSorgtr, cusolverDn.h).
-func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau, work *float32, lwork int32, info *int32) error {
+func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, tau, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSorgtr.Addr()
 	if err != nil {
 		return err
@@ -5908,17 +5183,13 @@ func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5926,7 +5197,7 @@ func Sorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32,
 }
 
 // Dorgtr wraps cusolverDnDorgtr (symbol cusolverDnDorgtr, cusolverDn.h).
-func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau, work *float64, lwork int32, info *int32) error {
+func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, tau, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDorgtr.Addr()
 	if err != nil {
 		return err
@@ -5935,17 +5206,13 @@ func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5953,7 +5220,7 @@ func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cungtr wraps cusolverDnCungtr (symbol cusolverDnCungtr, cusolverDn.h).
-func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
+func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCungtr.Addr()
 	if err != nil {
 		return err
@@ -5962,17 +5229,13 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5980,7 +5243,7 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda
 }
 
 // Zungtr wraps cusolverDnZungtr (symbol cusolverDnZungtr, cusolverDn.h).
-func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZungtr.Addr()
 	if err != nil {
 		return err
@@ -5989,17 +5252,13 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6008,7 +5267,7 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComple
 
 // SormtrBufferSize wraps cusolverDnSormtr_bufferSize (symbol
 // cusolverDnSormtr_bufferSize, cusolverDn.h).
-func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
+func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32) (lwork int32, err error) {
 	sym, err := procSormtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6020,16 +5279,13 @@ func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6039,7 +5295,7 @@ func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // DormtrBufferSize wraps cusolverDnDormtr_bufferSize (symbol
 // cusolverDnDormtr_bufferSize, cusolverDn.h).
-func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
+func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32) (lwork int32, err error) {
 	sym, err := procDormtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6051,16 +5307,13 @@ func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6070,7 +5323,7 @@ func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // CunmtrBufferSize wraps cusolverDnCunmtr_bufferSize (symbol
 // cusolverDnCunmtr_bufferSize, cusolverDn.h).
-func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
+func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32) (lwork int32, err error) {
 	sym, err := procCunmtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6082,16 +5335,13 @@ func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6101,7 +5351,7 @@ func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 
 // ZunmtrBufferSize wraps cusolverDnZunmtr_bufferSize (symbol
 // cusolverDnZunmtr_bufferSize, cusolverDn.h).
-func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
+func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) (lwork int32, err error) {
 	sym, err := procZunmtrBufferSize.Addr()
 	if err != nil {
 		return
@@ -6113,16 +5363,13 @@ func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6131,7 +5378,7 @@ func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 }
 
 // Sormtr wraps cusolverDnSormtr (symbol cusolverDnSormtr, cusolverDn.h).
-func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32, work *float32, lwork int32, info *int32) error {
+func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float32], lda int32, tau, c ffi.DevicePtr[float32], ldc int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSormtr.Addr()
 	if err != nil {
 		return err
@@ -6143,20 +5390,15 @@ func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6164,7 +5406,7 @@ func Sormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Dormtr wraps cusolverDnDormtr (symbol cusolverDnDormtr, cusolverDn.h).
-func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32, work *float64, lwork int32, info *int32) error {
+func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[float64], lda int32, tau, c ffi.DevicePtr[float64], ldc int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDormtr.Addr()
 	if err != nil {
 		return err
@@ -6176,20 +5418,15 @@ func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6197,7 +5434,7 @@ func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Cunmtr wraps cusolverDnCunmtr (symbol cusolverDnCunmtr, cusolverDn.h).
-func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, tau, c ffi.DevicePtr[cudart.Complex], ldc int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCunmtr.Addr()
 	if err != nil {
 		return err
@@ -6209,20 +5446,15 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6230,7 +5462,7 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Zunmtr wraps cusolverDnZunmtr (symbol cusolverDnZunmtr, cusolverDn.h).
-func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, tau, c ffi.DevicePtr[cudart.DoubleComplex], ldc int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZunmtr.Addr()
 	if err != nil {
 		return err
@@ -6242,20 +5474,15 @@ func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(tau))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(c)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6311,7 +5538,7 @@ func ZgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 }
 
 // Sgesvd wraps cusolverDnSgesvd (symbol cusolverDnSgesvd, cusolverDn.h).
-func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, vT *float32, ldvt int32, work *float32, lwork int32, rwork *float32, info *int32) error {
+func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, vT ffi.DevicePtr[float32], ldvt int32, work ffi.DevicePtr[float32], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	sym, err := procSgesvd.Addr()
 	if err != nil {
 		return err
@@ -6322,25 +5549,18 @@ func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6348,7 +5568,7 @@ func Sgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float32, lda int32, 
 }
 
 // Dgesvd wraps cusolverDnDgesvd (symbol cusolverDnDgesvd, cusolverDn.h).
-func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, vT *float64, ldvt int32, work *float64, lwork int32, rwork *float64, info *int32) error {
+func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, vT ffi.DevicePtr[float64], ldvt int32, work ffi.DevicePtr[float64], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	sym, err := procDgesvd.Addr()
 	if err != nil {
 		return err
@@ -6359,25 +5579,18 @@ func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6385,7 +5598,7 @@ func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, 
 }
 
 // Cgesvd wraps cusolverDnCgesvd (symbol cusolverDnCgesvd, cusolverDn.h).
-func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, vT *cudart.Complex, ldvt int32, work *cudart.Complex, lwork int32, rwork *float32, info *int32) error {
+func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, vT ffi.DevicePtr[cudart.Complex], ldvt int32, work ffi.DevicePtr[cudart.Complex], lwork int32, rwork ffi.DevicePtr[float32], info ffi.DevicePtr[int32]) error {
 	sym, err := procCgesvd.Addr()
 	if err != nil {
 		return err
@@ -6396,25 +5609,18 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda 
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6422,7 +5628,7 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda 
 }
 
 // Zgesvd wraps cusolverDnZgesvd (symbol cusolverDnZgesvd, cusolverDn.h).
-func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, vT *cudart.DoubleComplex, ldvt int32, work *cudart.DoubleComplex, lwork int32, rwork *float64, info *int32) error {
+func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, vT ffi.DevicePtr[cudart.DoubleComplex], ldvt int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, rwork ffi.DevicePtr[float64], info ffi.DevicePtr[int32]) error {
 	sym, err := procZgesvd.Addr()
 	if err != nil {
 		return err
@@ -6433,25 +5639,18 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(vT)))
+	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(rwork)))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(rwork))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(rwork)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6460,7 +5659,7 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex
 
 // SsyevdBufferSize wraps cusolverDnSsyevd_bufferSize (symbol
 // cusolverDnSsyevd_bufferSize, cusolverDn.h).
-func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32) (lwork int32, err error) {
+func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6470,13 +5669,11 @@ func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6486,7 +5683,7 @@ func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // DsyevdBufferSize wraps cusolverDnDsyevd_bufferSize (symbol
 // cusolverDnDsyevd_bufferSize, cusolverDn.h).
-func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64) (lwork int32, err error) {
+func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6496,13 +5693,11 @@ func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6512,7 +5707,7 @@ func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // CheevdBufferSize wraps cusolverDnCheevd_bufferSize (symbol
 // cusolverDnCheevd_bufferSize, cusolverDn.h).
-func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32) (lwork int32, err error) {
+func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procCheevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6522,13 +5717,11 @@ func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6538,7 +5731,7 @@ func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // ZheevdBufferSize wraps cusolverDnZheevd_bufferSize (symbol
 // cusolverDnZheevd_bufferSize, cusolverDn.h).
-func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64) (lwork int32, err error) {
+func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZheevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -6548,13 +5741,11 @@ func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6563,7 +5754,7 @@ func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // Ssyevd wraps cusolverDnSsyevd (symbol cusolverDnSsyevd, cusolverDn.h).
-func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32) error {
+func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsyevd.Addr()
 	if err != nil {
 		return err
@@ -6573,17 +5764,13 @@ func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6591,7 +5778,7 @@ func Ssyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Dsyevd wraps cusolverDnDsyevd (symbol cusolverDnDsyevd, cusolverDn.h).
-func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32) error {
+func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsyevd.Addr()
 	if err != nil {
 		return err
@@ -6601,17 +5788,13 @@ func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6619,7 +5802,7 @@ func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevd wraps cusolverDnCheevd (symbol cusolverDnCheevd, cusolverDn.h).
-func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCheevd.Addr()
 	if err != nil {
 		return err
@@ -6629,17 +5812,13 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6647,7 +5826,7 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 }
 
 // Zheevd wraps cusolverDnZheevd (symbol cusolverDnZheevd, cusolverDn.h).
-func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZheevd.Addr()
 	if err != nil {
 		return err
@@ -6657,17 +5836,13 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6676,7 +5851,7 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 
 // SsyevdxBufferSize wraps cusolverDnSsyevdx_bufferSize (symbol
 // cusolverDnSsyevdx_bufferSize, cusolverDn.h).
-func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6687,19 +5862,17 @@ func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6709,7 +5882,7 @@ func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // DsyevdxBufferSize wraps cusolverDnDsyevdx_bufferSize (symbol
 // cusolverDnDsyevdx_bufferSize, cusolverDn.h).
-func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6720,19 +5893,17 @@ func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6742,7 +5913,7 @@ func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // CheevdxBufferSize wraps cusolverDnCheevdx_bufferSize (symbol
 // cusolverDnCheevdx_bufferSize, cusolverDn.h).
-func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procCheevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6753,19 +5924,17 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6775,7 +5944,7 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 
 // ZheevdxBufferSize wraps cusolverDnZheevdx_bufferSize (symbol
 // cusolverDnZheevdx_bufferSize, cusolverDn.h).
-func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZheevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6786,19 +5955,17 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6807,7 +5974,7 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 }
 
 // Ssyevdx wraps cusolverDnSsyevdx (symbol cusolverDnSsyevdx, cusolverDn.h).
-func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w, work *float32, lwork int32, info *int32) error {
+func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, vl, vu float32, il, iu int32, meig *int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsyevdx.Addr()
 	if err != nil {
 		return err
@@ -6818,23 +5985,19 @@ func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6842,7 +6005,7 @@ func Ssyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Dsyevdx wraps cusolverDnDsyevdx (symbol cusolverDnDsyevdx, cusolverDn.h).
-func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w, work *float64, lwork int32, info *int32) error {
+func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, vl, vu float64, il, iu int32, meig *int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsyevdx.Addr()
 	if err != nil {
 		return err
@@ -6853,23 +6016,19 @@ func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6877,7 +6036,7 @@ func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Cheevdx wraps cusolverDnCheevdx (symbol cusolverDnCheevdx, cusolverDn.h).
-func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procCheevdx.Addr()
 	if err != nil {
 		return err
@@ -6888,23 +6047,19 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6912,7 +6067,7 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Zheevdx wraps cusolverDnZheevdx (symbol cusolverDnZheevdx, cusolverDn.h).
-func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZheevdx.Addr()
 	if err != nil {
 		return err
@@ -6923,23 +6078,19 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6948,7 +6099,7 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 
 // SsygvdxBufferSize wraps cusolverDnSsygvdx_bufferSize (symbol
 // cusolverDnSsygvdx_bufferSize, cusolverDn.h).
-func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsygvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6960,22 +6111,19 @@ func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -6985,7 +6133,7 @@ func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // DsygvdxBufferSize wraps cusolverDnDsygvdx_bufferSize (symbol
 // cusolverDnDsygvdx_bufferSize, cusolverDn.h).
-func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsygvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -6997,22 +6145,19 @@ func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7022,7 +6167,7 @@ func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // ChegvdxBufferSize wraps cusolverDnChegvdx_bufferSize (symbol
 // cusolverDnChegvdx_bufferSize, cusolverDn.h).
-func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
+func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procChegvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -7034,22 +6179,19 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7059,7 +6201,7 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 
 // ZhegvdxBufferSize wraps cusolverDnZhegvdx_bufferSize (symbol
 // cusolverDnZhegvdx_bufferSize, cusolverDn.h).
-func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
+func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZhegvdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -7071,22 +6213,19 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7095,7 +6234,7 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 }
 
 // Ssygvdx wraps cusolverDnSsygvdx (symbol cusolverDnSsygvdx, cusolverDn.h).
-func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w, work *float32, lwork int32, info *int32) error {
+func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, vl, vu float32, il, iu int32, meig *int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsygvdx.Addr()
 	if err != nil {
 		return err
@@ -7107,26 +6246,21 @@ func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7134,7 +6268,7 @@ func Ssygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Dsygvdx wraps cusolverDnDsygvdx (symbol cusolverDnDsygvdx, cusolverDn.h).
-func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w, work *float64, lwork int32, info *int32) error {
+func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, vl, vu float64, il, iu int32, meig *int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsygvdx.Addr()
 	if err != nil {
 		return err
@@ -7146,26 +6280,21 @@ func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7173,7 +6302,7 @@ func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Chegvdx wraps cusolverDnChegvdx (symbol cusolverDnChegvdx, cusolverDn.h).
-func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, vl, vu float32, il, iu int32, meig *int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChegvdx.Addr()
 	if err != nil {
 		return err
@@ -7185,26 +6314,21 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7212,7 +6336,7 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Zhegvdx wraps cusolverDnZhegvdx (symbol cusolverDnZhegvdx, cusolverDn.h).
-func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, vl, vu float64, il, iu int32, meig *int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhegvdx.Addr()
 	if err != nil {
 		return err
@@ -7224,26 +6348,21 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
 	frame.Int(uintptr(il))
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7252,7 +6371,7 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 
 // SsygvdBufferSize wraps cusolverDnSsygvd_bufferSize (symbol
 // cusolverDnSsygvd_bufferSize, cusolverDn.h).
-func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32) (lwork int32, err error) {
+func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procSsygvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7263,16 +6382,13 @@ func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7282,7 +6398,7 @@ func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // DsygvdBufferSize wraps cusolverDnDsygvd_bufferSize (symbol
 // cusolverDnDsygvd_bufferSize, cusolverDn.h).
-func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64) (lwork int32, err error) {
+func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procDsygvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7293,16 +6409,13 @@ func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7312,7 +6425,7 @@ func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ChegvdBufferSize wraps cusolverDnChegvd_bufferSize (symbol
 // cusolverDnChegvd_bufferSize, cusolverDn.h).
-func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32) (lwork int32, err error) {
+func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32]) (lwork int32, err error) {
 	sym, err := procChegvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7323,16 +6436,13 @@ func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7342,7 +6452,7 @@ func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ZhegvdBufferSize wraps cusolverDnZhegvd_bufferSize (symbol
 // cusolverDnZhegvd_bufferSize, cusolverDn.h).
-func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64) (lwork int32, err error) {
+func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64]) (lwork int32, err error) {
 	sym, err := procZhegvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -7353,16 +6463,13 @@ func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
 		return
@@ -7371,7 +6478,7 @@ func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // Ssygvd wraps cusolverDnSsygvd (symbol cusolverDnSsygvd, cusolverDn.h).
-func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w, work *float32, lwork int32, info *int32) error {
+func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procSsygvd.Addr()
 	if err != nil {
 		return err
@@ -7382,20 +6489,15 @@ func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7403,7 +6505,7 @@ func Ssygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Dsygvd wraps cusolverDnDsygvd (symbol cusolverDnDsygvd, cusolverDn.h).
-func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w, work *float64, lwork int32, info *int32) error {
+func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procDsygvd.Addr()
 	if err != nil {
 		return err
@@ -7414,20 +6516,15 @@ func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7435,7 +6532,7 @@ func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvd wraps cusolverDnChegvd (symbol cusolverDnChegvd, cusolverDn.h).
-func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
+func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procChegvd.Addr()
 	if err != nil {
 		return err
@@ -7446,20 +6543,15 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7467,7 +6559,7 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvd wraps cusolverDnZhegvd (symbol cusolverDnZhegvd, cusolverDn.h).
-func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
+func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32]) error {
 	sym, err := procZhegvd.Addr()
 	if err != nil {
 		return err
@@ -7478,20 +6570,15 @@ func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7586,7 +6673,7 @@ func XsyevjGetSweeps(handle Handle, info SyevjInfo, executed_sweeps *int32) erro
 
 // SsyevjBatchedBufferSize wraps cusolverDnSsyevjBatched_bufferSize (symbol
 // cusolverDnSsyevjBatched_bufferSize, cusolverDn.h).
-func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
+func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procSsyevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7596,15 +6683,13 @@ func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7614,7 +6699,7 @@ func SsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // DsyevjBatchedBufferSize wraps cusolverDnDsyevjBatched_bufferSize (symbol
 // cusolverDnDsyevjBatched_bufferSize, cusolverDn.h).
-func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
+func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procDsyevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7624,15 +6709,13 @@ func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7642,7 +6725,7 @@ func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // CheevjBatchedBufferSize wraps cusolverDnCheevjBatched_bufferSize (symbol
 // cusolverDnCheevjBatched_bufferSize, cusolverDn.h).
-func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7652,15 +6735,13 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7670,7 +6751,7 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // ZheevjBatchedBufferSize wraps cusolverDnZheevjBatched_bufferSize (symbol
 // cusolverDnZheevjBatched_bufferSize, cusolverDn.h).
-func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7680,15 +6761,13 @@ func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7698,7 +6777,7 @@ func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 
 // SsyevjBatched wraps cusolverDnSsyevjBatched (symbol cusolverDnSsyevjBatched,
 // cusolverDn.h).
-func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procSsyevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7708,19 +6787,15 @@ func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7729,7 +6804,7 @@ func SsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // DsyevjBatched wraps cusolverDnDsyevjBatched (symbol cusolverDnDsyevjBatched,
 // cusolverDn.h).
-func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procDsyevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7739,19 +6814,15 @@ func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7760,7 +6831,7 @@ func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // CheevjBatched wraps cusolverDnCheevjBatched (symbol cusolverDnCheevjBatched,
 // cusolverDn.h).
-func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7770,19 +6841,15 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7791,7 +6858,7 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // ZheevjBatched wraps cusolverDnZheevjBatched (symbol cusolverDnZheevjBatched,
 // cusolverDn.h).
-func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7801,19 +6868,15 @@ func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7822,7 +6885,7 @@ func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 
 // SsyevjBufferSize wraps cusolverDnSsyevj_bufferSize (symbol
 // cusolverDnSsyevj_bufferSize, cusolverDn.h).
-func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
+func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procSsyevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7832,14 +6895,12 @@ func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7849,7 +6910,7 @@ func SsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // DsyevjBufferSize wraps cusolverDnDsyevj_bufferSize (symbol
 // cusolverDnDsyevj_bufferSize, cusolverDn.h).
-func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
+func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procDsyevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7859,14 +6920,12 @@ func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7876,7 +6935,7 @@ func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // CheevjBufferSize wraps cusolverDnCheevj_bufferSize (symbol
 // cusolverDnCheevj_bufferSize, cusolverDn.h).
-func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
+func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procCheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7886,14 +6945,12 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7903,7 +6960,7 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 
 // ZheevjBufferSize wraps cusolverDnZheevj_bufferSize (symbol
 // cusolverDnZheevj_bufferSize, cusolverDn.h).
-func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procZheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7913,14 +6970,12 @@ func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7929,7 +6984,7 @@ func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // Ssyevj wraps cusolverDnSsyevj (symbol cusolverDnSsyevj, cusolverDn.h).
-func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w, work *float32, lwork int32, info *int32, params SyevjInfo) error {
+func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procSsyevj.Addr()
 	if err != nil {
 		return err
@@ -7939,18 +6994,14 @@ func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7958,7 +7009,7 @@ func Ssyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Dsyevj wraps cusolverDnDsyevj (symbol cusolverDnDsyevj, cusolverDn.h).
-func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w, work *float64, lwork int32, info *int32, params SyevjInfo) error {
+func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procDsyevj.Addr()
 	if err != nil {
 		return err
@@ -7968,18 +7019,14 @@ func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7987,7 +7034,7 @@ func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevj wraps cusolverDnCheevj (symbol cusolverDnCheevj, cusolverDn.h).
-func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
+func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procCheevj.Addr()
 	if err != nil {
 		return err
@@ -7997,18 +7044,14 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8016,7 +7059,7 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 }
 
 // Zheevj wraps cusolverDnZheevj (symbol cusolverDnZheevj, cusolverDn.h).
-func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
+func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procZheevj.Addr()
 	if err != nil {
 		return err
@@ -8026,18 +7069,14 @@ func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8046,7 +7085,7 @@ func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudar
 
 // SsygvjBufferSize wraps cusolverDnSsygvj_bufferSize (symbol
 // cusolverDnSsygvj_bufferSize, cusolverDn.h).
-func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
+func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procSsygvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8057,17 +7096,14 @@ func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8077,7 +7113,7 @@ func SsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // DsygvjBufferSize wraps cusolverDnDsygvj_bufferSize (symbol
 // cusolverDnDsygvj_bufferSize, cusolverDn.h).
-func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
+func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procDsygvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8088,17 +7124,14 @@ func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8108,7 +7141,7 @@ func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ChegvjBufferSize wraps cusolverDnChegvj_bufferSize (symbol
 // cusolverDnChegvj_bufferSize, cusolverDn.h).
-func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
+func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], lwork *int32, params SyevjInfo) error {
 	sym, err := procChegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8119,17 +7152,14 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8139,7 +7169,7 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 
 // ZhegvjBufferSize wraps cusolverDnZhegvj_bufferSize (symbol
 // cusolverDnZhegvj_bufferSize, cusolverDn.h).
-func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], lwork *int32, params SyevjInfo) error {
 	sym, err := procZhegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8150,17 +7180,14 @@ func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
+	frame.Int(uintptr(w))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8169,7 +7196,7 @@ func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // Ssygvj wraps cusolverDnSsygvj (symbol cusolverDnSsygvj, cusolverDn.h).
-func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w, work *float32, lwork int32, info *int32, params SyevjInfo) error {
+func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float32], lda int32, b ffi.DevicePtr[float32], ldb int32, w, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procSsygvj.Addr()
 	if err != nil {
 		return err
@@ -8180,21 +7207,16 @@ func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8202,7 +7224,7 @@ func Ssygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Dsygvj wraps cusolverDnDsygvj (symbol cusolverDnDsygvj, cusolverDn.h).
-func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w, work *float64, lwork int32, info *int32, params SyevjInfo) error {
+func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[float64], lda int32, b ffi.DevicePtr[float64], ldb int32, w, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procDsygvj.Addr()
 	if err != nil {
 		return err
@@ -8213,21 +7235,16 @@ func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8235,7 +7252,7 @@ func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvj wraps cusolverDnChegvj (symbol cusolverDnChegvj, cusolverDn.h).
-func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
+func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, b ffi.DevicePtr[cudart.Complex], ldb int32, w ffi.DevicePtr[float32], work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procChegvj.Addr()
 	if err != nil {
 		return err
@@ -8246,21 +7263,16 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8268,7 +7280,7 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvj wraps cusolverDnZhegvj (symbol cusolverDnZhegvj, cusolverDn.h).
-func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
+func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, w ffi.DevicePtr[float64], work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params SyevjInfo) error {
 	sym, err := procZhegvj.Addr()
 	if err != nil {
 		return err
@@ -8279,21 +7291,16 @@ func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8388,7 +7395,7 @@ func XgesvdjGetSweeps(handle Handle, info GesvdjInfo, executed_sweeps *int32) er
 
 // SgesvdjBatchedBufferSize wraps cusolverDnSgesvdjBatched_bufferSize (symbol
 // cusolverDnSgesvdjBatched_bufferSize, cusolverDn.h).
-func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procSgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8398,21 +7405,17 @@ func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float3
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8422,7 +7425,7 @@ func SgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float3
 
 // DgesvdjBatchedBufferSize wraps cusolverDnDgesvdjBatched_bufferSize (symbol
 // cusolverDnDgesvdjBatched_bufferSize, cusolverDn.h).
-func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procDgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8432,21 +7435,17 @@ func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float6
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8456,7 +7455,7 @@ func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float6
 
 // CgesvdjBatchedBufferSize wraps cusolverDnCgesvdjBatched_bufferSize (symbol
 // cusolverDnCgesvdjBatched_bufferSize, cusolverDn.h).
-func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8466,21 +7465,17 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8490,7 +7485,7 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 
 // ZgesvdjBatchedBufferSize wraps cusolverDnZgesvdjBatched_bufferSize (symbol
 // cusolverDnZgesvdjBatched_bufferSize, cusolverDn.h).
-func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8500,21 +7495,17 @@ func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8524,7 +7515,7 @@ func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart
 
 // SgesvdjBatched wraps cusolverDnSgesvdjBatched (symbol
 // cusolverDnSgesvdjBatched, cusolverDn.h).
-func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procSgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8534,25 +7525,19 @@ func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8561,7 +7546,7 @@ func SgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float32, lda int
 
 // DgesvdjBatched wraps cusolverDnDgesvdjBatched (symbol
 // cusolverDnDgesvdjBatched, cusolverDn.h).
-func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procDgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8571,25 +7556,19 @@ func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8598,7 +7577,7 @@ func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int
 
 // CgesvdjBatched wraps cusolverDnCgesvdjBatched (symbol
 // cusolverDnCgesvdjBatched, cusolverDn.h).
-func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8608,25 +7587,19 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8635,7 +7608,7 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, 
 
 // ZgesvdjBatched wraps cusolverDnZgesvdjBatched (symbol
 // cusolverDnZgesvdjBatched, cusolverDn.h).
-func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8645,25 +7618,19 @@ func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleCom
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8672,7 +7639,7 @@ func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleCom
 
 // SgesvdjBufferSize wraps cusolverDnSgesvdj_bufferSize (symbol
 // cusolverDnSgesvdj_bufferSize, cusolverDn.h).
-func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, lwork *int32, params GesvdjInfo) error {
+func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procSgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8683,20 +7650,16 @@ func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8706,7 +7669,7 @@ func SgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float32
 
 // DgesvdjBufferSize wraps cusolverDnDgesvdj_bufferSize (symbol
 // cusolverDnDgesvdj_bufferSize, cusolverDn.h).
-func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, lwork *int32, params GesvdjInfo) error {
+func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procDgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8717,20 +7680,16 @@ func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8740,7 +7699,7 @@ func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64
 
 // CgesvdjBufferSize wraps cusolverDnCgesvdj_bufferSize (symbol
 // cusolverDnCgesvdj_bufferSize, cusolverDn.h).
-func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo) error {
+func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procCgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8751,20 +7710,16 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8774,7 +7729,7 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 
 // ZgesvdjBufferSize wraps cusolverDnZgesvdj_bufferSize (symbol
 // cusolverDnZgesvdj_bufferSize, cusolverDn.h).
-func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo) error {
+func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procZgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8785,20 +7740,16 @@ func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8807,7 +7758,7 @@ func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.
 }
 
 // Sgesvdj wraps cusolverDnSgesvdj (symbol cusolverDnSgesvdj, cusolverDn.h).
-func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int32, s, u *float32, ldu int32, v *float32, ldv int32, work *float32, lwork int32, info *int32, params GesvdjInfo) error {
+func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float32], lda int32, s, u ffi.DevicePtr[float32], ldu int32, v ffi.DevicePtr[float32], ldv int32, work ffi.DevicePtr[float32], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procSgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8818,24 +7769,18 @@ func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int3
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8843,7 +7788,7 @@ func Sgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float32, lda int3
 }
 
 // Dgesvdj wraps cusolverDnDgesvdj (symbol cusolverDnDgesvdj, cusolverDn.h).
-func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int32, s, u *float64, ldu int32, v *float64, ldv int32, work *float64, lwork int32, info *int32, params GesvdjInfo) error {
+func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[float64], lda int32, s, u ffi.DevicePtr[float64], ldu int32, v ffi.DevicePtr[float64], ldv int32, work ffi.DevicePtr[float64], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procDgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8854,24 +7799,18 @@ func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int3
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8879,7 +7818,7 @@ func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int3
 }
 
 // Cgesvdj wraps cusolverDnCgesvdj (symbol cusolverDnCgesvdj, cusolverDn.h).
-func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo) error {
+func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.Complex], lda int32, s ffi.DevicePtr[float32], u ffi.DevicePtr[cudart.Complex], ldu int32, v ffi.DevicePtr[cudart.Complex], ldv int32, work ffi.DevicePtr[cudart.Complex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procCgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8890,24 +7829,18 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, l
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8915,7 +7848,7 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, l
 }
 
 // Zgesvdj wraps cusolverDnZgesvdj (symbol cusolverDnZgesvdj, cusolverDn.h).
-func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo) error {
+func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, s ffi.DevicePtr[float64], u ffi.DevicePtr[cudart.DoubleComplex], ldu int32, v ffi.DevicePtr[cudart.DoubleComplex], ldv int32, work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, info ffi.DevicePtr[int32], params GesvdjInfo) error {
 	sym, err := procZgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8926,24 +7859,18 @@ func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComp
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(unsafe.Pointer(u)))
+	frame.Int(uintptr(s))
+	frame.Int(uintptr(u))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(unsafe.Pointer(v)))
+	frame.Int(uintptr(v))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(unsafe.Pointer(work)))
+	frame.Int(uintptr(work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(params))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(work)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8953,7 +7880,7 @@ func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComp
 // SgesvdaStridedBatchedBufferSize wraps
 // cusolverDnSgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnSgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procSgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8964,24 +7891,20 @@ func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8992,7 +7915,7 @@ func SgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // DgesvdaStridedBatchedBufferSize wraps
 // cusolverDnDgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnDgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procDgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -9003,24 +7926,20 @@ func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9031,7 +7950,7 @@ func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // CgesvdaStridedBatchedBufferSize wraps
 // cusolverDnCgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnCgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -9042,24 +7961,20 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9070,7 +7985,7 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 // ZgesvdaStridedBatchedBufferSize wraps
 // cusolverDnZgesvdaStridedBatched_bufferSize (symbol
 // cusolverDnZgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -9081,24 +7996,20 @@ func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(lwork)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9108,7 +8019,7 @@ func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 
 // SgesvdaStridedBatched wraps cusolverDnSgesvdaStridedBatched (symbol
 // cusolverDnSgesvdaStridedBatched, cusolverDn.h).
-func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *float32, lda int32, strideA int64, d_S *float32, strideS int64, d_U *float32, ldu int32, strideU int64, d_V *float32, ldv int32, strideV int64, d_work *float32, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float32], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[float32], ldu int32, strideU int64, d_V ffi.DevicePtr[float32], ldv int32, strideV int64, d_work ffi.DevicePtr[float32], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procSgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9119,29 +8030,23 @@ func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9151,7 +8056,7 @@ func SgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 
 // DgesvdaStridedBatched wraps cusolverDnDgesvdaStridedBatched (symbol
 // cusolverDnDgesvdaStridedBatched, cusolverDn.h).
-func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *float64, lda int32, strideA int64, d_S *float64, strideS int64, d_U *float64, ldu int32, strideU int64, d_V *float64, ldv int32, strideV int64, d_work *float64, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[float64], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[float64], ldu int32, strideU int64, d_V ffi.DevicePtr[float64], ldv int32, strideV int64, d_work ffi.DevicePtr[float64], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procDgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9162,29 +8067,23 @@ func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9194,7 +8093,7 @@ func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 
 // CgesvdaStridedBatched wraps cusolverDnCgesvdaStridedBatched (symbol
 // cusolverDnCgesvdaStridedBatched, cusolverDn.h).
-func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, d_work *cudart.Complex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.Complex], lda int32, strideA int64, d_S ffi.DevicePtr[float32], strideS int64, d_U ffi.DevicePtr[cudart.Complex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.Complex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.Complex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9205,29 +8104,23 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9237,7 +8130,7 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 
 // ZgesvdaStridedBatched wraps cusolverDnZgesvdaStridedBatched (symbol
 // cusolverDnZgesvdaStridedBatched, cusolverDn.h).
-func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, d_work *cudart.DoubleComplex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A ffi.DevicePtr[cudart.DoubleComplex], lda int32, strideA int64, d_S ffi.DevicePtr[float64], strideS int64, d_U ffi.DevicePtr[cudart.DoubleComplex], ldu int32, strideU int64, d_V ffi.DevicePtr[cudart.DoubleComplex], ldv int32, strideV int64, d_work ffi.DevicePtr[cudart.DoubleComplex], lwork int32, d_info ffi.DevicePtr[int32], h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -9248,29 +8141,23 @@ func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *c
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(d_A)))
+	frame.Int(uintptr(d_A))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(unsafe.Pointer(d_S)))
+	frame.Int(uintptr(d_S))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(unsafe.Pointer(d_U)))
+	frame.Int(uintptr(d_U))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(unsafe.Pointer(d_V)))
+	frame.Int(uintptr(d_V))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(unsafe.Pointer(d_work)))
+	frame.Int(uintptr(d_work))
 	frame.Int(uintptr(lwork))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(d_A)
-	runtime.KeepAlive(d_S)
-	runtime.KeepAlive(d_U)
-	runtime.KeepAlive(d_V)
-	runtime.KeepAlive(d_work)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_R_nrmF)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9314,7 +8201,7 @@ func SetAdvOptions(params Params, function Function, algo AlgMode) error {
 
 // XpotrfBufferSize wraps cusolverDnXpotrf_bufferSize (symbol
 // cusolverDnXpotrf_bufferSize, cusolverDn.h).
-func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXpotrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9331,7 +8218,6 @@ func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int6
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9341,7 +8227,7 @@ func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int6
 }
 
 // Xpotrf wraps cusolverDnXpotrf (symbol cusolverDnXpotrf, cusolverDn.h).
-func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXpotrf.Addr()
 	if err != nil {
 		return err
@@ -9359,12 +8245,9 @@ func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTyp
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9372,7 +8255,7 @@ func Xpotrf(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTyp
 }
 
 // Xpotrs wraps cusolverDnXpotrs (symbol cusolverDnXpotrs, cusolverDn.h).
-func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXpotrs.Addr()
 	if err != nil {
 		return err
@@ -9389,11 +8272,8 @@ func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, d
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9402,7 +8282,7 @@ func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, d
 
 // XgeqrfBufferSize wraps cusolverDnXgeqrf_bufferSize (symbol
 // cusolverDnXgeqrf_bufferSize, cusolverDn.h).
-func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgeqrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9421,8 +8301,6 @@ func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9432,7 +8310,7 @@ func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 }
 
 // Xgeqrf wraps cusolverDnXgeqrf (symbol cusolverDnXgeqrf, cusolverDn.h).
-func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgeqrf.Addr()
 	if err != nil {
 		return err
@@ -9452,13 +8330,9 @@ func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9467,7 +8341,7 @@ func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 
 // XgetrfBufferSize wraps cusolverDnXgetrf_bufferSize (symbol
 // cusolverDnXgetrf_bufferSize, cusolverDn.h).
-func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgetrfBufferSize.Addr()
 	if err != nil {
 		return
@@ -9484,7 +8358,6 @@ func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9494,7 +8367,7 @@ func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 }
 
 // Xgetrf wraps cusolverDnXgetrf (symbol cusolverDnXgetrf, cusolverDn.h).
-func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgetrf.Addr()
 	if err != nil {
 		return err
@@ -9507,19 +8380,15 @@ func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(bufferOnDevice))
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9527,7 +8396,7 @@ func Xgetrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 }
 
 // Xgetrs wraps cusolverDnXgetrs (symbol cusolverDnXgetrs, cusolverDn.h).
-func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
+func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, ipiv ffi.DevicePtr[int64], dataTypeB cudart.DataType, b ffi.DeviceAddr, ldb int64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgetrs.Addr()
 	if err != nil {
 		return err
@@ -9541,16 +8410,12 @@ func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64,
 	frame.Int(uintptr(dataTypeA))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(ipiv)))
+	frame.Int(uintptr(ipiv))
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9559,7 +8424,7 @@ func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64,
 
 // XsyevdBufferSize wraps cusolverDnXsyevd_bufferSize (symbol
 // cusolverDnXsyevd_bufferSize, cusolverDn.h).
-func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdBufferSize.Addr()
 	if err != nil {
 		return
@@ -9579,8 +8444,6 @@ func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9590,7 +8453,7 @@ func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fi
 }
 
 // Xsyevd wraps cusolverDnXsyevd (symbol cusolverDnXsyevd, cusolverDn.h).
-func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsyevd.Addr()
 	if err != nil {
 		return err
@@ -9611,13 +8474,9 @@ func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9626,7 +8485,7 @@ func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n 
 
 // XsyevBatchedBufferSize wraps cusolverDnXsyevBatched_bufferSize (symbol
 // cusolverDnXsyevBatched_bufferSize, cusolverDn.h).
-func XsyevBatchedBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64, batchSize int64) error {
+func XsyevBatchedBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64, batchSize int64) error {
 	sym, err := procXsyevBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -9647,8 +8506,6 @@ func XsyevBatchedBufferSize(handle Handle, params Params, jobz EigMode, uplo cub
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9659,7 +8516,7 @@ func XsyevBatchedBufferSize(handle Handle, params Params, jobz EigMode, uplo cub
 
 // XsyevBatched wraps cusolverDnXsyevBatched (symbol cusolverDnXsyevBatched,
 // cusolverDn.h).
-func XsyevBatched(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32, batchSize int64) error {
+func XsyevBatched(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32], batchSize int64) error {
 	sym, err := procXsyevBatched.Addr()
 	if err != nil {
 		return err
@@ -9680,14 +8537,10 @@ func XsyevBatched(handle Handle, params Params, jobz EigMode, uplo cublas.FillMo
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	frame.Int(uintptr(batchSize))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9696,7 +8549,7 @@ func XsyevBatched(handle Handle, params Params, jobz EigMode, uplo cublas.FillMo
 
 // XsyevdxBufferSize wraps cusolverDnXsyevdx_bufferSize (symbol
 // cusolverDnXsyevdx_bufferSize, cusolverDn.h).
-func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdxBufferSize.Addr()
 	if err != nil {
 		return
@@ -9722,11 +8575,9 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(h_meig)
-	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9736,7 +8587,7 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 }
 
 // Xsyevdx wraps cusolverDnXsyevdx (symbol cusolverDnXsyevdx, cusolverDn.h).
-func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, vl, vu unsafe.Pointer, il, iu int64, meig64 *int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXsyevdx.Addr()
 	if err != nil {
 		return err
@@ -9763,16 +8614,12 @@ func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(meig64)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9781,7 +8628,7 @@ func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo
 
 // XgeevBufferSize wraps cusolverDnXgeev_bufferSize (symbol
 // cusolverDnXgeev_bufferSize, cusolverDn.h).
-func XgeevBufferSize(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, dataTypeVL cudart.DataType, vL unsafe.Pointer, ldvl int64, dataTypeVR cudart.DataType, vR unsafe.Pointer, ldvr int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgeevBufferSize(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, dataTypeVL cudart.DataType, vL ffi.DeviceAddr, ldvl int64, dataTypeVR cudart.DataType, vR ffi.DeviceAddr, ldvr int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgeevBufferSize.Addr()
 	if err != nil {
 		return
@@ -9807,10 +8654,6 @@ func XgeevBufferSize(handle Handle, params Params, jobvl, jobvr EigMode, n int64
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(vL)
-	runtime.KeepAlive(vR)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9820,7 +8663,7 @@ func XgeevBufferSize(handle Handle, params Params, jobvl, jobvr EigMode, n int64
 }
 
 // Xgeev wraps cusolverDnXgeev (symbol cusolverDnXgeev, cusolverDn.h).
-func Xgeev(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, dataTypeVL cudart.DataType, vL unsafe.Pointer, ldvl int64, dataTypeVR cudart.DataType, vR unsafe.Pointer, ldvr int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgeev(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeW cudart.DataType, w ffi.DeviceAddr, dataTypeVL cudart.DataType, vL ffi.DeviceAddr, ldvl int64, dataTypeVR cudart.DataType, vR ffi.DeviceAddr, ldvr int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgeev.Addr()
 	if err != nil {
 		return err
@@ -9847,15 +8690,9 @@ func Xgeev(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataType
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(w)
-	runtime.KeepAlive(vL)
-	runtime.KeepAlive(vR)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9864,7 +8701,7 @@ func Xgeev(handle Handle, params Params, jobvl, jobvr EigMode, n int64, dataType
 
 // XgesvdBufferSize wraps cusolverDnXgesvd_bufferSize (symbol
 // cusolverDnXgesvd_bufferSize, cusolverDn.h).
-func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdBufferSize.Addr()
 	if err != nil {
 		return
@@ -9891,10 +8728,6 @@ func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9904,7 +8737,7 @@ func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64
 }
 
 // Xgesvd wraps cusolverDnXgesvd (symbol cusolverDnXgesvd, cusolverDn.h).
-func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info *int32) error {
+func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeVT cudart.DataType, vT ffi.DeviceAddr, ldvt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, info ffi.DevicePtr[int32]) error {
 	sym, err := procXgesvd.Addr()
 	if err != nil {
 		return err
@@ -9932,15 +8765,9 @@ func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataType
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(info)))
+	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(vT)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9949,7 +8776,7 @@ func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataType
 
 // XgesvdpBufferSize wraps cusolverDnXgesvdp_bufferSize (symbol
 // cusolverDnXgesvdp_bufferSize, cusolverDn.h).
-func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdpBufferSize.Addr()
 	if err != nil {
 		return
@@ -9976,10 +8803,6 @@ func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -9989,7 +8812,7 @@ func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m
 }
 
 // Xgesvdp wraps cusolverDnXgesvdp (symbol cusolverDnXgesvdp, cusolverDn.h).
-func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32, h_err_sigma *float64) error {
+func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeS cudart.DataType, s ffi.DeviceAddr, dataTypeU cudart.DataType, u ffi.DeviceAddr, ldu int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32], h_err_sigma *float64) error {
 	sym, err := procXgesvdp.Addr()
 	if err != nil {
 		return err
@@ -10017,16 +8840,10 @@ func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64,
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	frame.Int(uintptr(unsafe.Pointer(h_err_sigma)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(u)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(d_info)
 	runtime.KeepAlive(h_err_sigma)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10036,7 +8853,7 @@ func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64,
 
 // XgesvdrBufferSize wraps cusolverDnXgesvdr_bufferSize (symbol
 // cusolverDnXgesvdr_bufferSize, cusolverDn.h).
-func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdrBufferSize.Addr()
 	if err != nil {
 		return
@@ -10066,10 +8883,6 @@ func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(srand)
-	runtime.KeepAlive(urand)
-	runtime.KeepAlive(vrand)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10079,7 +8892,7 @@ func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p
 }
 
 // Xgesvdr wraps cusolverDnXgesvdr (symbol cusolverDnXgesvdr, cusolverDn.h).
-func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info *int32) error {
+func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a ffi.DeviceAddr, lda int64, dataTypeSrand cudart.DataType, srand ffi.DeviceAddr, dataTypeUrand cudart.DataType, urand ffi.DeviceAddr, ldUrand int64, dataTypeVrand cudart.DataType, vrand ffi.DeviceAddr, ldVrand int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64, d_info ffi.DevicePtr[int32]) error {
 	sym, err := procXgesvdr.Addr()
 	if err != nil {
 		return err
@@ -10110,15 +8923,9 @@ func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters i
 	frame.Int(uintptr(workspaceInBytesOnDevice))
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
-	frame.Int(uintptr(unsafe.Pointer(d_info)))
+	frame.Int(uintptr(d_info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(srand)
-	runtime.KeepAlive(urand)
-	runtime.KeepAlive(vrand)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
-	runtime.KeepAlive(d_info)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10127,7 +8934,7 @@ func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters i
 
 // XlarftBufferSize wraps cusolverDnXlarft_bufferSize (symbol
 // cusolverDnXlarft_bufferSize, cusolverDn.h).
-func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, dataTypeT cudart.DataType, t unsafe.Pointer, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
+func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, dataTypeT cudart.DataType, t ffi.DeviceAddr, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXlarftBufferSize.Addr()
 	if err != nil {
 		return
@@ -10151,9 +8958,6 @@ func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev St
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
 	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(t)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
 	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
@@ -10163,7 +8967,7 @@ func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev St
 }
 
 // Xlarft wraps cusolverDnXlarft (symbol cusolverDnXlarft, cusolverDn.h).
-func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, dataTypeT cudart.DataType, t unsafe.Pointer, ldt int64, computeType cudart.DataType, bufferOnDevice unsafe.Pointer, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
+func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, v ffi.DeviceAddr, ldv int64, dataTypeTau cudart.DataType, tau ffi.DeviceAddr, dataTypeT cudart.DataType, t ffi.DeviceAddr, ldt int64, computeType cudart.DataType, bufferOnDevice ffi.DeviceAddr, workspaceInBytesOnDevice uint64, bufferOnHost unsafe.Pointer, workspaceInBytesOnHost uint64) error {
 	sym, err := procXlarft.Addr()
 	if err != nil {
 		return err
@@ -10189,10 +8993,6 @@ func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, 
 	frame.Int(uintptr(bufferOnHost))
 	frame.Int(uintptr(workspaceInBytesOnHost))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(tau)
-	runtime.KeepAlive(t)
-	runtime.KeepAlive(bufferOnDevice)
 	runtime.KeepAlive(bufferOnHost)
 	if err = frame.Err(); err != nil {
 		return err
