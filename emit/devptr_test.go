@@ -184,6 +184,10 @@ func TestMemoryRows(t *testing.T) {
 // cuRAND's output takes host or device memory, as its generator's kind.
 // cuSOLVER's dense functions take their matrices, workspaces, pivots and
 // info in device memory, their host workspace and counts in host memory.
+// cuSPARSE's arrays and buffers (generic and legacy) are device pointers,
+// its pointer-mode scalars and results host or device, its getters'
+// outputs and its sizes Go pointers; cusparseCreateIdentityPermutation's
+// device array p is a parameter, no longer an int32 result.
 func TestCublasMemory(t *testing.T) {
 	others := map[string]map[string]map[string]string{
 		"cufft": {
@@ -191,6 +195,20 @@ func TestCublasMemory(t *testing.T) {
 			"ExecD2Z":     {"idata": "ffi.DevicePtr[DoubleReal]", "odata": "ffi.DevicePtr[DoubleComplex]"},
 			"SetWorkArea": {"workArea": "ffi.DeviceAddr"},
 			"PlanMany":    {"n": "*int32", "inembed": "*int32"},
+		},
+		"cusparse": { // the generic API's arrays and buffers, the legacy arrays; the pointer mode's scalars
+			"CreateCsr":                 {"csrRowOffsets": "ffi.DeviceAddr", "csrValues": "ffi.DeviceAddr"},
+			"CreateDnVec":               {"values": "ffi.DeviceAddr"},
+			"SpMV":                      {"alpha": "ffi.HostOrDeviceAddr", "beta": "ffi.HostOrDeviceAddr", "externalBuffer": "ffi.DeviceAddr"},
+			"SpVV":                      {"result": "ffi.HostOrDeviceAddr"},
+			"CsrGet":                    {"rows": "*int64", "csrValues": "*unsafe.Pointer"},
+			"Scsrilu02":                 {"csrSortedValA_valM": "ffi.DevicePtr[float32]", "csrSortedRowPtrA": "ffi.DevicePtr[int32]", "buffer": "ffi.DeviceAddr"},
+			"Scsrilu02NumericBoost":     {"tol": "ffi.HostOrDevice[float64]", "boost_val": "ffi.HostOrDevice[float32]"},
+			"Xcsrilu02ZeroPivot":        {"position": "ffi.HostOrDevice[int32]"},
+			"Xcsrgeam2Nnz":              {"csrSortedRowPtrC": "ffi.DevicePtr[int32]", "nnzTotalDevHostPtr": "ffi.HostOrDevice[int32]"},
+			"Sgtsv2":                    {"dl": "ffi.DevicePtr[float32]", "b": "ffi.DevicePtr[float32]"},
+			"Scsrcolor":                 {"fractionToColor": "*float32", "coloring": "ffi.DevicePtr[int32]"},
+			"CreateIdentityPermutation": {"p": "ffi.DevicePtr[int32]"},
 		},
 		"curand": { // the generator's kind decides
 			"GenerateUniform":           {"outputPtr": "ffi.HostOrDevice[float32]"},
@@ -261,22 +279,28 @@ func TestCublasMemory(t *testing.T) {
 // TestMemoryComplete: in the audits of both committed packages of each
 // library with Memory rows, every Go pointer parameter is classified by a
 // row (a new function the rows miss has a "no Memory row" line), and
-// every row classifies some parameter.
+// every row classifies some parameter. A library in the list has rows, and
+// its audits list them (a package generated before its rows has none).
 func TestMemoryComplete(t *testing.T) {
-	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND, library.CuSOLVER} {
+	for _, d := range []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND, library.CuSOLVER, library.CuSPARSE} {
 		used := map[string]bool{}
 		rows := d.Overrides.Memory
+		if len(rows) == 0 {
+			t.Errorf("%s: no Memory rows", d.Package)
+		}
 		for _, major := range []string{"cuda12", "cuda13"} {
 			audit, err := os.ReadFile(filepath.Join("..", "generated", major, d.Package, "audit.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var missing []string
+			lines := 0
 			for _, line := range strings.Split(string(audit), "\n") {
 				rest, ok := strings.CutPrefix(line, "memory ")
 				if !ok {
 					continue
 				}
+				lines++
 				fp, what, _ := strings.Cut(rest, ": ")
 				if strings.HasPrefix(what, "no Memory row") {
 					missing = append(missing, fp)
@@ -288,6 +312,9 @@ func TestMemoryComplete(t *testing.T) {
 				} else {
 					used[p] = true
 				}
+			}
+			if lines == 0 {
+				t.Errorf("%s/%s: audit.txt lists no memory lines: regenerate with the Memory rows", major, d.Package)
 			}
 			if len(missing) > 0 {
 				t.Errorf("%s/%s: %d pointer parameters have no Memory row: %s", major, d.Package, len(missing), strings.Join(missing, ", "))

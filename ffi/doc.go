@@ -22,8 +22,8 @@
 //     [RunLocked] runs a function on an OS thread of its own, for CUDA's
 //     per-thread context. The generated packages export them as cu.Check,
 //     cu.CheckHelper, cu.OnPrimaryContext and the cudart equivalents.
-//   - Device memory in the math packages (cuBLAS, cuFFT, cuRAND and
-//     cuSOLVER's dense API): a parameter the library documents as device
+//   - Device memory in the math packages (cuBLAS, cuFFT, cuRAND, cuSPARSE
+//     and cuSOLVER's dense API): a parameter the library documents as device
 //     memory is a [DevicePtr] ([DeviceAddr] for `void *`), a plain 64-bit
 //     integer, never a Go pointer; one the handle's pointer mode (or a
 //     generator's kind) puts in host or device memory is a [HostOrDevice],

@@ -104,11 +104,35 @@ audit.txt lists each pointer parameter with its memory and the reason
 
 // CuSPARSE is sparse linear algebra: package cusparse, libcusparse.so.12.
 var CuSPARSE = &Desc{
-	Key:         "cusparse",
-	API:         "cuSPARSE",
-	Title:       "cuSPARSE",
-	Package:     "cusparse",
-	Imports:     []ir.Library{ir.Runtime},
+	Key:     "cusparse",
+	API:     "cuSPARSE",
+	Title:   "cuSPARSE",
+	Package: "cusparse",
+	Imports: []ir.Library{ir.Runtime},
+	Doc: `# Pointers: which memory each parameter is
+
+No parameter in device memory is a Go pointer. audit.txt lists each
+pointer parameter with its memory and the reason (its "memory" lines):
+
+  - Device memory: the arrays a generic descriptor refers to (CreateCsr's
+    csrRowOffsets, csrColInd and csrValues, CreateDnVec's values, the
+    Set*Pointers and Set*Values functions), the legacy routines' sparse
+    and dense arrays (csrSortedValA, bsrSortedRowPtr, x, y, A, B, dl, d,
+    du, ...) and every work buffer (externalBuffer, pBuffer, buffer) are
+    an ffi.DevicePtr[T] (ffi.DeviceAddr for void *). A cu.Deviceptr d
+    converts with no unsafe: ffi.DevicePtr[float32](d), or
+    ffi.DeviceAddr(d).
+  - Host or device, by the handle's pointer mode (SetPointerMode): the
+    scalars alpha and beta, SpVV's result, the zero-pivot position, the
+    Nnz functions' nnzTotalDevHostPtr and nnzC, the numeric boost's tol
+    and boost_val and the prune thresholds are an ffi.HostOrDevice[T]
+    (ffi.HostOrDeviceAddr for void *). In PointerModeHost, the default,
+    pass ffi.Host(&alpha) (ffi.Host(&alpha).Untyped() for void *); in
+    PointerModeDevice, ffi.Device(p).
+  - Host memory: sizes, the getters' outputs (CsrGet writes the device
+    addresses the descriptor holds into host variables), csrcolor's
+    fractionToColor and ncolors, the attributes' values and SpMMOp's
+    LTO-IR buffers stay Go pointers.`,
 	Include:     []string{"cusparse.h"},
 	Declare:     []string{"cusparse.h"},
 	Prefixes:    []string{"CUSPARSE_", "cusparse"},
@@ -161,7 +185,7 @@ var CuSPARSE = &Desc{
 		"cusparseZgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
 		"cusparseXgebsr2csr":                 "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
 	},
-	Overrides: Overrides{AlignedValues: map[string]string{
+	Overrides: Overrides{Memory: cusparseMemory, AlignedValues: map[string]string{
 		"alpha":     "the scalar alpha (host or device, by the pointer mode)",
 		"beta":      "the scalar beta (host or device, by the pointer mode)",
 		"boost_val": "the one value a numeric boost replaces a small pivot with",

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"testing"
 	"time"
-	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
 )
 
 // gpuHandle returns a context of device 0, a stream of it and a handle on
@@ -629,9 +629,9 @@ func TestGPUSpMVOverhead(t *testing.T) {
 	x, y := must(NewVec(xb)), must(NewVec(yb))
 	ok(SpMV(h, NoTrans, 1, A, x, 0, y)) // the workspace
 	alpha, beta := float32(1), float32(0)
-	var work unsafe.Pointer
+	var work ffi.DeviceAddr
 	if w, _ := h.ws.Get(1); w != nil { // the buffer SpMV grew
-		work = w.Ptr().Pointer()
+		work = ffi.DeviceAddr(w.Ptr())
 	}
 	s := h.Stream()
 	const calls, rounds = 200, 20
@@ -646,8 +646,8 @@ func TestGPUSpMVOverhead(t *testing.T) {
 	raw := func() error {
 		err := ctx.Do(func() error {
 			for i := 0; i < calls; i++ {
-				if err := cusparse.SpMV(h.Raw(), cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A.Raw(), x.Raw(),
-					unsafe.Pointer(&beta), y.Raw(), cudart.R32F, cusparse.SpmvAlgDefault, work); err != nil {
+				if err := cusparse.SpMV(h.Raw(), cusparse.OperationNonTranspose, ffi.Host(&alpha).Untyped(), A.Raw(), x.Raw(),
+					ffi.Host(&beta).Untyped(), y.Raw(), cudart.R32F, cusparse.SpmvAlgDefault, work); err != nil {
 					return err
 				}
 			}
@@ -714,9 +714,9 @@ func BenchmarkSpMV(b *testing.B) {
 	ok(xb.Zero())
 	x, y := must(NewVec(xb)), must(NewVec(yb))
 	ok(SpMV(h, NoTrans, 1, A, x, 0, y))
-	var work unsafe.Pointer
+	var work ffi.DeviceAddr
 	if w, _ := h.ws.Get(1); w != nil { // the buffer SpMV grew
-		work = w.Ptr().Pointer()
+		work = ffi.DeviceAddr(w.Ptr())
 	}
 	alpha, beta := float32(1), float32(0)
 	b.Run("sparse", func(b *testing.B) {
@@ -732,8 +732,8 @@ func BenchmarkSpMV(b *testing.B) {
 		gpuTB = b
 		err := ctx.Do(func() error {
 			for b.Loop() {
-				if err := cusparse.SpMV(h.Raw(), cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A.Raw(), x.Raw(),
-					unsafe.Pointer(&beta), y.Raw(), cudart.R32F, cusparse.SpmvAlgDefault, work); err != nil {
+				if err := cusparse.SpMV(h.Raw(), cusparse.OperationNonTranspose, ffi.Host(&alpha).Untyped(), A.Raw(), x.Raw(),
+					ffi.Host(&beta).Untyped(), y.Raw(), cudart.R32F, cusparse.SpmvAlgDefault, work); err != nil {
 					return err
 				}
 			}

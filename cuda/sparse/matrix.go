@@ -3,11 +3,11 @@ package sparse
 import (
 	"runtime"
 	"sync"
-	"unsafe"
 
 	cuda "github.com/cugen/cugen/cuda"
 	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
+	"github.com/cugen/cugen/ffi"
 )
 
 // Matrix is a sparse matrix of T on the device: a [CSR], [COO] or [BSR].
@@ -126,11 +126,18 @@ func newSpMat[O any](owner *O, m *spMat, create func() (cusparse.SpMatDescr, err
 	return nil
 }
 
-func ptr[T any](b *cuda.Buffer[T]) unsafe.Pointer {
+func ptr[T any](b *cuda.Buffer[T]) ffi.DeviceAddr {
 	if b.Len() == 0 {
-		return nil
+		return 0
 	}
-	return b.Ptr().Pointer()
+	return ffi.DeviceAddr(b.Ptr())
+}
+
+// hostScalar is v as a pointer-mode scalar in host memory (the handle's
+// mode is CUSPARSE_POINTER_MODE_HOST), copied into s at the 16-byte
+// alignment cuDoubleComplex wants.
+func hostScalar[T any](s *cuda.HostScalar, v T) ffi.HostOrDeviceAddr {
+	return ffi.Host((*T)(cuda.AlignScalar(s, v))).Untyped()
 }
 
 // CSR is a sparse matrix in compressed sparse row format, zero-based: row

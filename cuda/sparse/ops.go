@@ -8,6 +8,7 @@ import (
 	mathlib "github.com/cugen/cugen/cuda/internal"
 	"github.com/cugen/cugen/cuda/sys/cu"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
+	"github.com/cugen/cugen/ffi"
 )
 
 // use begins an operation on h with the objects given: h locked, each
@@ -105,8 +106,8 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 		err := h.ch.Call(func(cu.Stream) error {
 			var err error
 			var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-			size, err = cusparse.SpMVBufferSize(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
-				cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg)
+			size, err = cusparse.SpMVBufferSize(h.raw, cusparse.Operation(op), hostScalar(&hsa, alpha), a.d.d, x.d.d,
+				hostScalar(&hsb, beta), y.d.d, vt, alg)
 			return err
 		}, o.list()...)
 		if err != nil {
@@ -118,15 +119,15 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	if err != nil {
 		return err
 	}
-	var wp unsafe.Pointer
+	var wp ffi.DeviceAddr
 	if w != nil {
 		o.add(w)
-		wp = w.Ptr().Pointer()
+		wp = ffi.DeviceAddr(w.Ptr())
 	}
 	return h.ch.Call(func(cu.Stream) error {
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpMV(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
-			cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg, wp)
+		return cusparse.SpMV(h.raw, cusparse.Operation(op), hostScalar(&hsa, alpha), a.d.d, x.d.d,
+			hostScalar(&hsb, beta), y.d.d, vt, alg, wp)
 	}, o.list()...)
 }
 
@@ -166,8 +167,8 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	err := h.ch.Call(func(cu.Stream) error {
 		var err error
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		size, err = cusparse.SpMMBufferSize(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
-			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg)
+		size, err = cusparse.SpMMBufferSize(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), hostScalar(&hsa, alpha), a.d.d, B.d.d,
+			hostScalar(&hsb, beta), C.d.d, vt, alg)
 		return err
 	}, o.list()...)
 	if err != nil {
@@ -177,15 +178,15 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	if err != nil {
 		return err
 	}
-	var wp unsafe.Pointer
+	var wp ffi.DeviceAddr
 	if w != nil {
 		o.add(w)
-		wp = w.Ptr().Pointer()
+		wp = ffi.DeviceAddr(w.Ptr())
 	}
 	return h.ch.Call(func(cu.Stream) error {
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpMM(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
-			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg, wp)
+		return cusparse.SpMM(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), hostScalar(&hsa, alpha), a.d.d, B.d.d,
+			hostScalar(&hsb, beta), C.d.d, vt, alg, wp)
 	}, o.list()...)
 }
 
@@ -226,22 +227,22 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 			t.Close()
 		}
 	}()
-	alloc := func(n uint64) (unsafe.Pointer, error) {
+	alloc := func(n uint64) (ffi.DeviceAddr, error) {
 		if n == 0 {
-			return nil, nil
+			return 0, nil
 		}
 		b, err := cuda.Alloc[byte](ctx, int(n))
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		temps = append(temps, b)
-		return b.Ptr().Pointer(), nil
+		return ffi.DeviceAddr(b.Ptr()), nil
 	}
 	vt, it := mathlib.TypeOf[T](), indexType[I]()
 	var beta T
 	opN := cusparse.OperationNonTranspose
 	err = h.ch.Call(func(cu.Stream) error {
-		c, err := cusparse.CreateCsr(int64(rows), int64(cols), 0, ptr(rowPtr), nil, nil, it, it, cusparse.IndexBaseZero, vt)
+		c, err := cusparse.CreateCsr(int64(rows), int64(cols), 0, ptr(rowPtr), 0, 0, it, it, cusparse.IndexBaseZero, vt)
 		if err != nil {
 			return err
 		}
@@ -252,10 +253,10 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		}
 		defer cusparse.SpGEMMDestroyDescr(d)
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		pa, pb := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
+		pa, pb := hostScalar(&hsa, alpha), hostScalar(&hsb, beta)
 		// Each phase: once for the workspace size, once with it.
 		var size1, size2 uint64
-		if err := cusparse.SpGEMMWorkEstimation(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, nil); err != nil {
+		if err := cusparse.SpGEMMWorkEstimation(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, 0); err != nil {
 			return err
 		}
 		buf1, err := alloc(size1)
@@ -265,7 +266,7 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		if err := cusparse.SpGEMMWorkEstimation(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, buf1); err != nil {
 			return err
 		}
-		if err := cusparse.SpGEMMCompute(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, nil); err != nil {
+		if err := cusparse.SpGEMMCompute(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, 0); err != nil {
 			return err
 		}
 		buf2, err := alloc(size2)
@@ -378,7 +379,7 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 		}
 		var err error
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		size, err = cusparse.SpSVBufferSize(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		size, err = cusparse.SpSVBufferSize(h.raw, cusparse.Operation(op), hostScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 		return err
 	}, o.list()...)
 	if err != nil {
@@ -387,18 +388,18 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 		}
 		return nil, err
 	}
-	var wp unsafe.Pointer
+	var wp ffi.DeviceAddr
 	if size > 0 {
 		if p.work, err = cuda.Alloc[byte](h.ws.Context(), int(size)); err != nil {
 			cusparse.SpSVDestroyDescr(p.d)
 			return nil, err
 		}
 		o.add(p.work)
-		wp = p.work.Ptr().Pointer()
+		wp = ffi.DeviceAddr(p.work.Ptr())
 	}
 	err = h.ch.Call(func(cu.Stream) error {
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpSVAnalysis(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
+		return cusparse.SpSVAnalysis(h.raw, cusparse.Operation(op), hostScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
 	}, o.list()...)
 	if err != nil {
 		p.destroy()
@@ -460,7 +461,7 @@ func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	vt := mathlib.TypeOf[T]()
 	return p.h.ch.Call(func(cu.Stream) error {
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpSVSolve(p.h.raw, cusparse.Operation(p.op), cuda.AlignScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		return cusparse.SpSVSolve(p.h.raw, cusparse.Operation(p.op), hostScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 	}, o.list()...)
 }
 

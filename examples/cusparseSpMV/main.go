@@ -14,12 +14,12 @@ import (
 	"log"
 	"math"
 	"os"
-	"unsafe"
 
 	"github.com/cugen/cugen/cuda"
 	"github.com/cugen/cugen/cuda/sys/cudart"
 	"github.com/cugen/cugen/cuda/sys/cusparse"
 	"github.com/cugen/cugen/examples/internal/sample"
+	"github.com/cugen/cugen/ffi"
 )
 
 func main() {
@@ -81,17 +81,17 @@ func main() {
 		}
 		defer cusparse.Destroy(h)
 		var A cusparse.SpMatDescr
-		if A, err = cusparse.CreateCsr(int64(N), int64(N), int64(nnz), dRowPtr.Ptr().Pointer(), dColInd.Ptr().Pointer(), dVals.Ptr().Pointer(),
+		if A, err = cusparse.CreateCsr(int64(N), int64(N), int64(nnz), ffi.DeviceAddr(dRowPtr.Ptr()), ffi.DeviceAddr(dColInd.Ptr()), ffi.DeviceAddr(dVals.Ptr()),
 			cusparse.Index32I, cusparse.Index32I, cusparse.IndexBaseZero, cudart.R32F); err != nil {
 			return err
 		}
 		defer cusparse.DestroySpMat(A)
 		var X, Y cusparse.DnVecDescr
-		if X, err = cusparse.CreateDnVec(int64(N), dx.Ptr().Pointer(), cudart.R32F); err != nil {
+		if X, err = cusparse.CreateDnVec(int64(N), ffi.DeviceAddr(dx.Ptr()), cudart.R32F); err != nil {
 			return err
 		}
 		defer cusparse.DestroyDnVec(X)
-		if Y, err = cusparse.CreateDnVec(int64(N), dy.Ptr().Pointer(), cudart.R32F); err != nil {
+		if Y, err = cusparse.CreateDnVec(int64(N), ffi.DeviceAddr(dy.Ptr()), cudart.R32F); err != nil {
 			return err
 		}
 		defer cusparse.DestroyDnVec(Y)
@@ -99,8 +99,8 @@ func main() {
 		// y = alpha*A*x + beta*y, alpha and beta in host memory (the default).
 		alpha, beta := float32(1), float32(0)
 		var size uint64
-		if size, err = cusparse.SpMVBufferSize(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A, X,
-			unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault); err != nil {
+		if size, err = cusparse.SpMVBufferSize(h, cusparse.OperationNonTranspose, ffi.Host(&alpha).Untyped(), A, X,
+			ffi.Host(&beta).Untyped(), Y, cudart.R32F, cusparse.SpmvAlgDefault); err != nil {
 			return err
 		}
 		work, err := cuda.Alloc[byte](ctx, int(size))
@@ -109,8 +109,8 @@ func main() {
 		}
 		defer work.Close()
 		ms, err := sample.Timed(*reps, func() error {
-			return cusparse.SpMV(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A, X,
-				unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault, work.Ptr().Pointer())
+			return cusparse.SpMV(h, cusparse.OperationNonTranspose, ffi.Host(&alpha).Untyped(), A, X,
+				ffi.Host(&beta).Untyped(), Y, cudart.R32F, cusparse.SpmvAlgDefault, ffi.DeviceAddr(work.Ptr()))
 		})
 		if err != nil {
 			return err

@@ -538,7 +538,7 @@ func DestroyPruneInfo(info cusparse.PruneInfo) error {
 // Sgemvi calls [cusparse.Sgemvi].
 //
 // Deprecated: as [cusparse.Sgemvi] is.
-func Sgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha *float32, a *float32, lda int32, nnz int32, xVal *float32, xInd *int32, beta *float32, y *float32, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Sgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda int32, nnz int32, xVal ffi.DevicePtr[float32], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgemvi(handle, transA, m, n, alpha, a, lda, nnz, xVal, xInd, beta, y, idxBase, buffer)
 }
 
@@ -552,7 +552,7 @@ func SgemviBufferSize(handle cusparse.Handle, transA cusparse.Operation, m int32
 // Dgemvi calls [cusparse.Dgemvi].
 //
 // Deprecated: as [cusparse.Dgemvi] is.
-func Dgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha *float64, a *float64, lda int32, nnz int32, xVal *float64, xInd *int32, beta *float64, y *float64, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Dgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda int32, nnz int32, xVal ffi.DevicePtr[float64], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgemvi(handle, transA, m, n, alpha, a, lda, nnz, xVal, xInd, beta, y, idxBase, buffer)
 }
 
@@ -566,7 +566,7 @@ func DgemviBufferSize(handle cusparse.Handle, transA cusparse.Operation, m int32
 // Cgemvi calls [cusparse.Cgemvi].
 //
 // Deprecated: as [cusparse.Cgemvi] is.
-func Cgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha *cudart.Complex, a *cudart.Complex, lda int32, nnz int32, xVal *cudart.Complex, xInd *int32, beta *cudart.Complex, y *cudart.Complex, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Cgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda int32, nnz int32, xVal ffi.DevicePtr[cudart.Complex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgemvi(handle, transA, m, n, alpha, a, lda, nnz, xVal, xInd, beta, y, idxBase, buffer)
 }
 
@@ -580,7 +580,7 @@ func CgemviBufferSize(handle cusparse.Handle, transA cusparse.Operation, m int32
 // Zgemvi calls [cusparse.Zgemvi].
 //
 // Deprecated: as [cusparse.Zgemvi] is.
-func Zgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha *cudart.DoubleComplex, a *cudart.DoubleComplex, lda int32, nnz int32, xVal *cudart.DoubleComplex, xInd *int32, beta *cudart.DoubleComplex, y *cudart.DoubleComplex, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Zgemvi(handle cusparse.Handle, transA cusparse.Operation, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda int32, nnz int32, xVal ffi.DevicePtr[cudart.DoubleComplex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgemvi(handle, transA, m, n, alpha, a, lda, nnz, xVal, xInd, beta, y, idxBase, buffer)
 }
 
@@ -592,1835 +592,1835 @@ func ZgemviBufferSize(handle cusparse.Handle, transA cusparse.Operation, m int32
 }
 
 // Sbsrmv calls [cusparse.Sbsrmv].
-func Sbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha *float32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *float32, beta *float32, y *float32) error {
+func Sbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	return cusparse.Sbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Dbsrmv calls [cusparse.Dbsrmv].
-func Dbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha *float64, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *float64, beta *float64, y *float64) error {
+func Dbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	return cusparse.Dbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Cbsrmv calls [cusparse.Cbsrmv].
-func Cbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha *cudart.Complex, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *cudart.Complex, beta *cudart.Complex, y *cudart.Complex) error {
+func Cbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	return cusparse.Cbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Zbsrmv calls [cusparse.Zbsrmv].
-func Zbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *cudart.DoubleComplex, beta *cudart.DoubleComplex, y *cudart.DoubleComplex) error {
+func Zbsrmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cusparse.Zbsrmv(handle, dirA, transA, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Sbsrxmv calls [cusparse.Sbsrxmv].
 //
 // Deprecated: as [cusparse.Sbsrxmv] is.
-func Sbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha *float32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedMaskPtrA *int32, bsrSortedRowPtrA *int32, bsrSortedEndPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *float32, beta *float32, y *float32) error {
+func Sbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedMaskPtrA ffi.DevicePtr[int32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedEndPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	return cusparse.Sbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Dbsrxmv calls [cusparse.Dbsrxmv].
 //
 // Deprecated: as [cusparse.Dbsrxmv] is.
-func Dbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha *float64, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedMaskPtrA *int32, bsrSortedRowPtrA *int32, bsrSortedEndPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *float64, beta *float64, y *float64) error {
+func Dbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedMaskPtrA ffi.DevicePtr[int32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedEndPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	return cusparse.Dbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Cbsrxmv calls [cusparse.Cbsrxmv].
 //
 // Deprecated: as [cusparse.Cbsrxmv] is.
-func Cbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha *cudart.Complex, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedMaskPtrA *int32, bsrSortedRowPtrA *int32, bsrSortedEndPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *cudart.Complex, beta *cudart.Complex, y *cudart.Complex) error {
+func Cbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedMaskPtrA ffi.DevicePtr[int32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedEndPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	return cusparse.Cbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Zbsrxmv calls [cusparse.Zbsrxmv].
 //
 // Deprecated: as [cusparse.Zbsrxmv] is.
-func Zbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedMaskPtrA *int32, bsrSortedRowPtrA *int32, bsrSortedEndPtrA *int32, bsrSortedColIndA *int32, blockDim int32, x *cudart.DoubleComplex, beta *cudart.DoubleComplex, y *cudart.DoubleComplex) error {
+func Zbsrxmv(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, sizeOfMask int32, mb int32, nb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedMaskPtrA ffi.DevicePtr[int32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedEndPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	return cusparse.Zbsrxmv(handle, dirA, transA, sizeOfMask, mb, nb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA, blockDim, x, beta, y)
 }
 
 // Xbsrsv2ZeroPivot calls [cusparse.Xbsrsv2ZeroPivot].
 //
 // Deprecated: as [cusparse.Xbsrsv2ZeroPivot] is.
-func Xbsrsv2ZeroPivot(handle cusparse.Handle, info cusparse.Bsrsv2Info, position *int32) error {
+func Xbsrsv2ZeroPivot(handle cusparse.Handle, info cusparse.Bsrsv2Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xbsrsv2ZeroPivot(handle, info, position)
 }
 
 // Sbsrsv2BufferSize calls [cusparse.Sbsrsv2BufferSize].
 //
 // Deprecated: as [cusparse.Sbsrsv2BufferSize] is.
-func Sbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
+func Sbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
 	return cusparse.Sbsrsv2BufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info)
 }
 
 // Dbsrsv2BufferSize calls [cusparse.Dbsrsv2BufferSize].
 //
 // Deprecated: as [cusparse.Dbsrsv2BufferSize] is.
-func Dbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
+func Dbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
 	return cusparse.Dbsrsv2BufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info)
 }
 
 // Cbsrsv2BufferSize calls [cusparse.Cbsrsv2BufferSize].
 //
 // Deprecated: as [cusparse.Cbsrsv2BufferSize] is.
-func Cbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
+func Cbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
 	return cusparse.Cbsrsv2BufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info)
 }
 
 // Zbsrsv2BufferSize calls [cusparse.Zbsrsv2BufferSize].
 //
 // Deprecated: as [cusparse.Zbsrsv2BufferSize] is.
-func Zbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
+func Zbsrsv2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info) (int32, error) {
 	return cusparse.Zbsrsv2BufferSize(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info)
 }
 
 // Sbsrsv2BufferSizeExt calls [cusparse.Sbsrsv2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Sbsrsv2BufferSizeExt] is.
-func Sbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
+func Sbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
 	return cusparse.Sbsrsv2BufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, info)
 }
 
 // Dbsrsv2BufferSizeExt calls [cusparse.Dbsrsv2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dbsrsv2BufferSizeExt] is.
-func Dbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
+func Dbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
 	return cusparse.Dbsrsv2BufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, info)
 }
 
 // Cbsrsv2BufferSizeExt calls [cusparse.Cbsrsv2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Cbsrsv2BufferSizeExt] is.
-func Cbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
+func Cbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
 	return cusparse.Cbsrsv2BufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, info)
 }
 
 // Zbsrsv2BufferSizeExt calls [cusparse.Zbsrsv2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zbsrsv2BufferSizeExt] is.
-func Zbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
+func Zbsrsv2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsv2Info) (uint64, error) {
 	return cusparse.Zbsrsv2BufferSizeExt(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, info)
 }
 
 // Sbsrsv2Analysis calls [cusparse.Sbsrsv2Analysis].
 //
 // Deprecated: as [cusparse.Sbsrsv2Analysis] is.
-func Sbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrsv2Analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, buffer)
 }
 
 // Dbsrsv2Analysis calls [cusparse.Dbsrsv2Analysis].
 //
 // Deprecated: as [cusparse.Dbsrsv2Analysis] is.
-func Dbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrsv2Analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, buffer)
 }
 
 // Cbsrsv2Analysis calls [cusparse.Cbsrsv2Analysis].
 //
 // Deprecated: as [cusparse.Cbsrsv2Analysis] is.
-func Cbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrsv2Analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, buffer)
 }
 
 // Zbsrsv2Analysis calls [cusparse.Zbsrsv2Analysis].
 //
 // Deprecated: as [cusparse.Zbsrsv2Analysis] is.
-func Zbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrsv2Analysis(handle, dirA, transA, mb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, policy, buffer)
 }
 
 // Sbsrsv2Solve calls [cusparse.Sbsrsv2Solve].
 //
 // Deprecated: as [cusparse.Sbsrsv2Solve] is.
-func Sbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha *float32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, f *float32, x *float32, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, f ffi.DevicePtr[float32], x ffi.DevicePtr[float32], policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrsv2Solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, buffer)
 }
 
 // Dbsrsv2Solve calls [cusparse.Dbsrsv2Solve].
 //
 // Deprecated: as [cusparse.Dbsrsv2Solve] is.
-func Dbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha *float64, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, f *float64, x *float64, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, f ffi.DevicePtr[float64], x ffi.DevicePtr[float64], policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrsv2Solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, buffer)
 }
 
 // Cbsrsv2Solve calls [cusparse.Cbsrsv2Solve].
 //
 // Deprecated: as [cusparse.Cbsrsv2Solve] is.
-func Cbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha *cudart.Complex, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, f *cudart.Complex, x *cudart.Complex, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, f ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrsv2Solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, buffer)
 }
 
 // Zbsrsv2Solve calls [cusparse.Zbsrsv2Solve].
 //
 // Deprecated: as [cusparse.Zbsrsv2Solve] is.
-func Zbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, info cusparse.Bsrsv2Info, f *cudart.DoubleComplex, x *cudart.DoubleComplex, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, mb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrsv2Info, f ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrsv2Solve(handle, dirA, transA, mb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, info, f, x, policy, buffer)
 }
 
 // Sbsrmm calls [cusparse.Sbsrmm].
 //
 // Deprecated: as [cusparse.Sbsrmm] is.
-func Sbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha *float32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, b *float32, ldb int32, beta *float32, c *float32, ldc int32) error {
+func Sbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	return cusparse.Sbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, b, ldb, beta, c, ldc)
 }
 
 // Dbsrmm calls [cusparse.Dbsrmm].
 //
 // Deprecated: as [cusparse.Dbsrmm] is.
-func Dbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha *float64, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, b *float64, ldb int32, beta *float64, c *float64, ldc int32) error {
+func Dbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	return cusparse.Dbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, b, ldb, beta, c, ldc)
 }
 
 // Cbsrmm calls [cusparse.Cbsrmm].
 //
 // Deprecated: as [cusparse.Cbsrmm] is.
-func Cbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha *cudart.Complex, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, b *cudart.Complex, ldb int32, beta *cudart.Complex, c *cudart.Complex, ldc int32) error {
+func Cbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	return cusparse.Cbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, b, ldb, beta, c, ldc)
 }
 
 // Zbsrmm calls [cusparse.Zbsrmm].
 //
 // Deprecated: as [cusparse.Zbsrmm] is.
-func Zbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockSize int32, b *cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, c *cudart.DoubleComplex, ldc int32) error {
+func Zbsrmm(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, kb int32, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	return cusparse.Zbsrmm(handle, dirA, transA, transB, mb, n, kb, nnzb, alpha, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockSize, b, ldb, beta, c, ldc)
 }
 
 // Xbsrsm2ZeroPivot calls [cusparse.Xbsrsm2ZeroPivot].
 //
 // Deprecated: as [cusparse.Xbsrsm2ZeroPivot] is.
-func Xbsrsm2ZeroPivot(handle cusparse.Handle, info cusparse.Bsrsm2Info, position *int32) error {
+func Xbsrsm2ZeroPivot(handle cusparse.Handle, info cusparse.Bsrsm2Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xbsrsm2ZeroPivot(handle, info, position)
 }
 
 // Sbsrsm2BufferSize calls [cusparse.Sbsrsm2BufferSize].
 //
 // Deprecated: as [cusparse.Sbsrsm2BufferSize] is.
-func Sbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
+func Sbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
 	return cusparse.Sbsrsm2BufferSize(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Dbsrsm2BufferSize calls [cusparse.Dbsrsm2BufferSize].
 //
 // Deprecated: as [cusparse.Dbsrsm2BufferSize] is.
-func Dbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
+func Dbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
 	return cusparse.Dbsrsm2BufferSize(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Cbsrsm2BufferSize calls [cusparse.Cbsrsm2BufferSize].
 //
 // Deprecated: as [cusparse.Cbsrsm2BufferSize] is.
-func Cbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
+func Cbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
 	return cusparse.Cbsrsm2BufferSize(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Zbsrsm2BufferSize calls [cusparse.Zbsrsm2BufferSize].
 //
 // Deprecated: as [cusparse.Zbsrsm2BufferSize] is.
-func Zbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
+func Zbsrsm2BufferSize(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (int32, error) {
 	return cusparse.Zbsrsm2BufferSize(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Sbsrsm2BufferSizeExt calls [cusparse.Sbsrsm2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Sbsrsm2BufferSizeExt] is.
-func Sbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
+func Sbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
 	return cusparse.Sbsrsm2BufferSizeExt(handle, dirA, transA, transB, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Dbsrsm2BufferSizeExt calls [cusparse.Dbsrsm2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dbsrsm2BufferSizeExt] is.
-func Dbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
+func Dbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
 	return cusparse.Dbsrsm2BufferSizeExt(handle, dirA, transA, transB, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Cbsrsm2BufferSizeExt calls [cusparse.Cbsrsm2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Cbsrsm2BufferSizeExt] is.
-func Cbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
+func Cbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
 	return cusparse.Cbsrsm2BufferSizeExt(handle, dirA, transA, transB, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Zbsrsm2BufferSizeExt calls [cusparse.Zbsrsm2BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zbsrsm2BufferSizeExt] is.
-func Zbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
+func Zbsrsm2BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transB cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info) (uint64, error) {
 	return cusparse.Zbsrsm2BufferSizeExt(handle, dirA, transA, transB, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Sbsrsm2Analysis calls [cusparse.Sbsrsm2Analysis].
 //
 // Deprecated: as [cusparse.Sbsrsm2Analysis] is.
-func Sbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrsm2Analysis(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, policy, buffer)
 }
 
 // Dbsrsm2Analysis calls [cusparse.Dbsrsm2Analysis].
 //
 // Deprecated: as [cusparse.Dbsrsm2Analysis] is.
-func Dbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrsm2Analysis(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, policy, buffer)
 }
 
 // Cbsrsm2Analysis calls [cusparse.Cbsrsm2Analysis].
 //
 // Deprecated: as [cusparse.Cbsrsm2Analysis] is.
-func Cbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrsm2Analysis(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, policy, buffer)
 }
 
 // Zbsrsm2Analysis calls [cusparse.Zbsrsm2Analysis].
 //
 // Deprecated: as [cusparse.Zbsrsm2Analysis] is.
-func Zbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Analysis(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrsm2Analysis(handle, dirA, transA, transXY, mb, n, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, policy, buffer)
 }
 
 // Sbsrsm2Solve calls [cusparse.Sbsrsm2Solve].
 //
 // Deprecated: as [cusparse.Sbsrsm2Solve] is.
-func Sbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha *float32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, b *float32, ldb int32, x *float32, ldx int32, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, b ffi.DevicePtr[float32], ldb int32, x ffi.DevicePtr[float32], ldx int32, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrsm2Solve(handle, dirA, transA, transXY, mb, n, nnzb, alpha, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, b, ldb, x, ldx, policy, buffer)
 }
 
 // Dbsrsm2Solve calls [cusparse.Dbsrsm2Solve].
 //
 // Deprecated: as [cusparse.Dbsrsm2Solve] is.
-func Dbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha *float64, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, b *float64, ldb int32, x *float64, ldx int32, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, b ffi.DevicePtr[float64], ldb int32, x ffi.DevicePtr[float64], ldx int32, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrsm2Solve(handle, dirA, transA, transXY, mb, n, nnzb, alpha, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, b, ldb, x, ldx, policy, buffer)
 }
 
 // Cbsrsm2Solve calls [cusparse.Cbsrsm2Solve].
 //
 // Deprecated: as [cusparse.Cbsrsm2Solve] is.
-func Cbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha *cudart.Complex, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, b *cudart.Complex, ldb int32, x *cudart.Complex, ldx int32, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, b ffi.DevicePtr[cudart.Complex], ldb int32, x ffi.DevicePtr[cudart.Complex], ldx int32, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrsm2Solve(handle, dirA, transA, transXY, mb, n, nnzb, alpha, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, b, ldb, x, ldx, policy, buffer)
 }
 
 // Zbsrsm2Solve calls [cusparse.Zbsrsm2Solve].
 //
 // Deprecated: as [cusparse.Zbsrsm2Solve] is.
-func Zbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrsm2Info, b *cudart.DoubleComplex, ldb int32, x *cudart.DoubleComplex, ldx int32, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Solve(handle cusparse.Handle, dirA cusparse.Direction, transA cusparse.Operation, transXY cusparse.Operation, mb int32, n int32, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrsm2Info, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, x ffi.DevicePtr[cudart.DoubleComplex], ldx int32, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrsm2Solve(handle, dirA, transA, transXY, mb, n, nnzb, alpha, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info, b, ldb, x, ldx, policy, buffer)
 }
 
 // Scsrilu02NumericBoost calls [cusparse.Scsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Scsrilu02NumericBoost] is.
-func Scsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Scsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	return cusparse.Scsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Dcsrilu02NumericBoost calls [cusparse.Dcsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Dcsrilu02NumericBoost] is.
-func Dcsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol *float64, boost_val *float64) error {
+func Dcsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float64]) error {
 	return cusparse.Dcsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Ccsrilu02NumericBoost calls [cusparse.Ccsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Ccsrilu02NumericBoost] is.
-func Ccsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Ccsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	return cusparse.Ccsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Zcsrilu02NumericBoost calls [cusparse.Zcsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Zcsrilu02NumericBoost] is.
-func Zcsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zcsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cusparse.Zcsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Xcsrilu02ZeroPivot calls [cusparse.Xcsrilu02ZeroPivot].
 //
 // Deprecated: as [cusparse.Xcsrilu02ZeroPivot] is.
-func Xcsrilu02ZeroPivot(handle cusparse.Handle, info cusparse.Csrilu02Info, position *int32) error {
+func Xcsrilu02ZeroPivot(handle cusparse.Handle, info cusparse.Csrilu02Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xcsrilu02ZeroPivot(handle, info, position)
 }
 
 // Scsrilu02BufferSize calls [cusparse.Scsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Scsrilu02BufferSize] is.
-func Scsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info) (int32, error) {
+func Scsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (int32, error) {
 	return cusparse.Scsrilu02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Dcsrilu02BufferSize calls [cusparse.Dcsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Dcsrilu02BufferSize] is.
-func Dcsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info) (int32, error) {
+func Dcsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (int32, error) {
 	return cusparse.Dcsrilu02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Ccsrilu02BufferSize calls [cusparse.Ccsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Ccsrilu02BufferSize] is.
-func Ccsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info) (int32, error) {
+func Ccsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (int32, error) {
 	return cusparse.Ccsrilu02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Zcsrilu02BufferSize calls [cusparse.Zcsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Zcsrilu02BufferSize] is.
-func Zcsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info) (int32, error) {
+func Zcsrilu02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (int32, error) {
 	return cusparse.Zcsrilu02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Scsrilu02BufferSizeExt calls [cusparse.Scsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Scsrilu02BufferSizeExt] is.
-func Scsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *float32, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csrilu02Info) (uint64, error) {
+func Scsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (uint64, error) {
 	return cusparse.Scsrilu02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Dcsrilu02BufferSizeExt calls [cusparse.Dcsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dcsrilu02BufferSizeExt] is.
-func Dcsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *float64, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csrilu02Info) (uint64, error) {
+func Dcsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (uint64, error) {
 	return cusparse.Dcsrilu02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Ccsrilu02BufferSizeExt calls [cusparse.Ccsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Ccsrilu02BufferSizeExt] is.
-func Ccsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csrilu02Info) (uint64, error) {
+func Ccsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (uint64, error) {
 	return cusparse.Ccsrilu02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Zcsrilu02BufferSizeExt calls [cusparse.Zcsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zcsrilu02BufferSizeExt] is.
-func Zcsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csrilu02Info) (uint64, error) {
+func Zcsrilu02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csrilu02Info) (uint64, error) {
 	return cusparse.Zcsrilu02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Scsrilu02Analysis calls [cusparse.Scsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Scsrilu02Analysis] is.
-func Scsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsrilu02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Dcsrilu02Analysis calls [cusparse.Dcsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Dcsrilu02Analysis] is.
-func Dcsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsrilu02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Ccsrilu02Analysis calls [cusparse.Ccsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Ccsrilu02Analysis] is.
-func Ccsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsrilu02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Zcsrilu02Analysis calls [cusparse.Zcsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Zcsrilu02Analysis] is.
-func Zcsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsrilu02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Scsrilu02 calls [cusparse.Scsrilu02].
 //
 // Deprecated: as [cusparse.Scsrilu02] is.
-func Scsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Dcsrilu02 calls [cusparse.Dcsrilu02].
 //
 // Deprecated: as [cusparse.Dcsrilu02] is.
-func Dcsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Ccsrilu02 calls [cusparse.Ccsrilu02].
 //
 // Deprecated: as [cusparse.Ccsrilu02] is.
-func Ccsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Zcsrilu02 calls [cusparse.Zcsrilu02].
 //
 // Deprecated: as [cusparse.Zcsrilu02] is.
-func Zcsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsrilu02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Sbsrilu02NumericBoost calls [cusparse.Sbsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Sbsrilu02NumericBoost] is.
-func Sbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Sbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	return cusparse.Sbsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Dbsrilu02NumericBoost calls [cusparse.Dbsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Dbsrilu02NumericBoost] is.
-func Dbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol *float64, boost_val *float64) error {
+func Dbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float64]) error {
 	return cusparse.Dbsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Cbsrilu02NumericBoost calls [cusparse.Cbsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Cbsrilu02NumericBoost] is.
-func Cbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Cbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	return cusparse.Cbsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Zbsrilu02NumericBoost calls [cusparse.Zbsrilu02NumericBoost].
 //
 // Deprecated: as [cusparse.Zbsrilu02NumericBoost] is.
-func Zbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zbsrilu02NumericBoost(handle cusparse.Handle, info cusparse.Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	return cusparse.Zbsrilu02NumericBoost(handle, info, enable_boost, tol, boost_val)
 }
 
 // Xbsrilu02ZeroPivot calls [cusparse.Xbsrilu02ZeroPivot].
 //
 // Deprecated: as [cusparse.Xbsrilu02ZeroPivot] is.
-func Xbsrilu02ZeroPivot(handle cusparse.Handle, info cusparse.Bsrilu02Info, position *int32) error {
+func Xbsrilu02ZeroPivot(handle cusparse.Handle, info cusparse.Bsrilu02Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xbsrilu02ZeroPivot(handle, info, position)
 }
 
 // Sbsrilu02BufferSize calls [cusparse.Sbsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Sbsrilu02BufferSize] is.
-func Sbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
+func Sbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
 	return cusparse.Sbsrilu02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Dbsrilu02BufferSize calls [cusparse.Dbsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Dbsrilu02BufferSize] is.
-func Dbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
+func Dbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
 	return cusparse.Dbsrilu02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Cbsrilu02BufferSize calls [cusparse.Cbsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Cbsrilu02BufferSize] is.
-func Cbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
+func Cbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
 	return cusparse.Cbsrilu02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Zbsrilu02BufferSize calls [cusparse.Zbsrilu02BufferSize].
 //
 // Deprecated: as [cusparse.Zbsrilu02BufferSize] is.
-func Zbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
+func Zbsrilu02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info) (int32, error) {
 	return cusparse.Zbsrilu02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Sbsrilu02BufferSizeExt calls [cusparse.Sbsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Sbsrilu02BufferSizeExt] is.
-func Sbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
+func Sbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
 	return cusparse.Sbsrilu02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Dbsrilu02BufferSizeExt calls [cusparse.Dbsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dbsrilu02BufferSizeExt] is.
-func Dbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
+func Dbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
 	return cusparse.Dbsrilu02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Cbsrilu02BufferSizeExt calls [cusparse.Cbsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Cbsrilu02BufferSizeExt] is.
-func Cbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
+func Cbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
 	return cusparse.Cbsrilu02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Zbsrilu02BufferSizeExt calls [cusparse.Zbsrilu02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zbsrilu02BufferSizeExt] is.
-func Zbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
+func Zbsrilu02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsrilu02Info) (uint64, error) {
 	return cusparse.Zbsrilu02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Sbsrilu02Analysis calls [cusparse.Sbsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Sbsrilu02Analysis] is.
-func Sbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrilu02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Dbsrilu02Analysis calls [cusparse.Dbsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Dbsrilu02Analysis] is.
-func Dbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrilu02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Cbsrilu02Analysis calls [cusparse.Cbsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Cbsrilu02Analysis] is.
-func Cbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrilu02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Zbsrilu02Analysis calls [cusparse.Zbsrilu02Analysis].
 //
 // Deprecated: as [cusparse.Zbsrilu02Analysis] is.
-func Zbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrilu02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Sbsrilu02 calls [cusparse.Sbsrilu02].
 //
 // Deprecated: as [cusparse.Sbsrilu02] is.
-func Sbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Dbsrilu02 calls [cusparse.Dbsrilu02].
 //
 // Deprecated: as [cusparse.Dbsrilu02] is.
-func Dbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Cbsrilu02 calls [cusparse.Cbsrilu02].
 //
 // Deprecated: as [cusparse.Cbsrilu02] is.
-func Cbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Zbsrilu02 calls [cusparse.Zbsrilu02].
 //
 // Deprecated: as [cusparse.Zbsrilu02] is.
-func Zbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsrilu02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsrilu02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Xcsric02ZeroPivot calls [cusparse.Xcsric02ZeroPivot].
 //
 // Deprecated: as [cusparse.Xcsric02ZeroPivot] is.
-func Xcsric02ZeroPivot(handle cusparse.Handle, info cusparse.Csric02Info, position *int32) error {
+func Xcsric02ZeroPivot(handle cusparse.Handle, info cusparse.Csric02Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xcsric02ZeroPivot(handle, info, position)
 }
 
 // Scsric02BufferSize calls [cusparse.Scsric02BufferSize].
 //
 // Deprecated: as [cusparse.Scsric02BufferSize] is.
-func Scsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info) (int32, error) {
+func Scsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info) (int32, error) {
 	return cusparse.Scsric02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Dcsric02BufferSize calls [cusparse.Dcsric02BufferSize].
 //
 // Deprecated: as [cusparse.Dcsric02BufferSize] is.
-func Dcsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info) (int32, error) {
+func Dcsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info) (int32, error) {
 	return cusparse.Dcsric02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Ccsric02BufferSize calls [cusparse.Ccsric02BufferSize].
 //
 // Deprecated: as [cusparse.Ccsric02BufferSize] is.
-func Ccsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info) (int32, error) {
+func Ccsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info) (int32, error) {
 	return cusparse.Ccsric02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Zcsric02BufferSize calls [cusparse.Zcsric02BufferSize].
 //
 // Deprecated: as [cusparse.Zcsric02BufferSize] is.
-func Zcsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info) (int32, error) {
+func Zcsric02BufferSize(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info) (int32, error) {
 	return cusparse.Zcsric02BufferSize(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info)
 }
 
 // Scsric02BufferSizeExt calls [cusparse.Scsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Scsric02BufferSizeExt] is.
-func Scsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *float32, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csric02Info) (uint64, error) {
+func Scsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csric02Info) (uint64, error) {
 	return cusparse.Scsric02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Dcsric02BufferSizeExt calls [cusparse.Dcsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dcsric02BufferSizeExt] is.
-func Dcsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *float64, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csric02Info) (uint64, error) {
+func Dcsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csric02Info) (uint64, error) {
 	return cusparse.Dcsric02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Ccsric02BufferSizeExt calls [cusparse.Ccsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Ccsric02BufferSizeExt] is.
-func Ccsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csric02Info) (uint64, error) {
+func Ccsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csric02Info) (uint64, error) {
 	return cusparse.Ccsric02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Zcsric02BufferSizeExt calls [cusparse.Zcsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zcsric02BufferSizeExt] is.
-func Zcsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr *int32, csrSortedColInd *int32, info cusparse.Csric02Info) (uint64, error) {
+func Zcsric02BufferSizeExt(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr ffi.DevicePtr[int32], csrSortedColInd ffi.DevicePtr[int32], info cusparse.Csric02Info) (uint64, error) {
 	return cusparse.Zcsric02BufferSizeExt(handle, m, nnz, descrA, csrSortedVal, csrSortedRowPtr, csrSortedColInd, info)
 }
 
 // Scsric02Analysis calls [cusparse.Scsric02Analysis].
 //
 // Deprecated: as [cusparse.Scsric02Analysis] is.
-func Scsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsric02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Dcsric02Analysis calls [cusparse.Dcsric02Analysis].
 //
 // Deprecated: as [cusparse.Dcsric02Analysis] is.
-func Dcsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsric02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Ccsric02Analysis calls [cusparse.Ccsric02Analysis].
 //
 // Deprecated: as [cusparse.Ccsric02Analysis] is.
-func Ccsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsric02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Zcsric02Analysis calls [cusparse.Zcsric02Analysis].
 //
 // Deprecated: as [cusparse.Zcsric02Analysis] is.
-func Zcsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02Analysis(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsric02Analysis(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Scsric02 calls [cusparse.Scsric02].
 //
 // Deprecated: as [cusparse.Scsric02] is.
-func Scsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Dcsric02 calls [cusparse.Dcsric02].
 //
 // Deprecated: as [cusparse.Dcsric02] is.
-func Dcsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Ccsric02 calls [cusparse.Ccsric02].
 //
 // Deprecated: as [cusparse.Ccsric02] is.
-func Ccsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Zcsric02 calls [cusparse.Zcsric02].
 //
 // Deprecated: as [cusparse.Zcsric02] is.
-func Zcsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], info cusparse.Csric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsric02(handle, m, nnz, descrA, csrSortedValA_valM, csrSortedRowPtrA, csrSortedColIndA, info, policy, buffer)
 }
 
 // Xbsric02ZeroPivot calls [cusparse.Xbsric02ZeroPivot].
 //
 // Deprecated: as [cusparse.Xbsric02ZeroPivot] is.
-func Xbsric02ZeroPivot(handle cusparse.Handle, info cusparse.Bsric02Info, position *int32) error {
+func Xbsric02ZeroPivot(handle cusparse.Handle, info cusparse.Bsric02Info, position ffi.HostOrDevice[int32]) error {
 	return cusparse.Xbsric02ZeroPivot(handle, info, position)
 }
 
 // Sbsric02BufferSize calls [cusparse.Sbsric02BufferSize].
 //
 // Deprecated: as [cusparse.Sbsric02BufferSize] is.
-func Sbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info) (int32, error) {
+func Sbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info) (int32, error) {
 	return cusparse.Sbsric02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Dbsric02BufferSize calls [cusparse.Dbsric02BufferSize].
 //
 // Deprecated: as [cusparse.Dbsric02BufferSize] is.
-func Dbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info) (int32, error) {
+func Dbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info) (int32, error) {
 	return cusparse.Dbsric02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Cbsric02BufferSize calls [cusparse.Cbsric02BufferSize].
 //
 // Deprecated: as [cusparse.Cbsric02BufferSize] is.
-func Cbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info) (int32, error) {
+func Cbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info) (int32, error) {
 	return cusparse.Cbsric02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Zbsric02BufferSize calls [cusparse.Zbsric02BufferSize].
 //
 // Deprecated: as [cusparse.Zbsric02BufferSize] is.
-func Zbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info) (int32, error) {
+func Zbsric02BufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info) (int32, error) {
 	return cusparse.Zbsric02BufferSize(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info)
 }
 
 // Sbsric02BufferSizeExt calls [cusparse.Sbsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Sbsric02BufferSizeExt] is.
-func Sbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
+func Sbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
 	return cusparse.Sbsric02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Dbsric02BufferSizeExt calls [cusparse.Dbsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Dbsric02BufferSizeExt] is.
-func Dbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
+func Dbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
 	return cusparse.Dbsric02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Cbsric02BufferSizeExt calls [cusparse.Cbsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Cbsric02BufferSizeExt] is.
-func Cbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
+func Cbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
 	return cusparse.Cbsric02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Zbsric02BufferSizeExt calls [cusparse.Zbsric02BufferSizeExt].
 //
 // Deprecated: as [cusparse.Zbsric02BufferSizeExt] is.
-func Zbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
+func Zbsric02BufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info cusparse.Bsric02Info) (uint64, error) {
 	return cusparse.Zbsric02BufferSizeExt(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockSize, info)
 }
 
 // Sbsric02Analysis calls [cusparse.Sbsric02Analysis].
 //
 // Deprecated: as [cusparse.Sbsric02Analysis] is.
-func Sbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Sbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	return cusparse.Sbsric02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, inputBuffer)
 }
 
 // Dbsric02Analysis calls [cusparse.Dbsric02Analysis].
 //
 // Deprecated: as [cusparse.Dbsric02Analysis] is.
-func Dbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Dbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	return cusparse.Dbsric02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, inputBuffer)
 }
 
 // Cbsric02Analysis calls [cusparse.Cbsric02Analysis].
 //
 // Deprecated: as [cusparse.Cbsric02Analysis] is.
-func Cbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Cbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	return cusparse.Cbsric02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, inputBuffer)
 }
 
 // Zbsric02Analysis calls [cusparse.Zbsric02Analysis].
 //
 // Deprecated: as [cusparse.Zbsric02Analysis] is.
-func Zbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Zbsric02Analysis(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	return cusparse.Zbsric02Analysis(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, inputBuffer)
 }
 
 // Sbsric02 calls [cusparse.Sbsric02].
 //
 // Deprecated: as [cusparse.Sbsric02] is.
-func Sbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Sbsric02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Dbsric02 calls [cusparse.Dbsric02].
 //
 // Deprecated: as [cusparse.Dbsric02] is.
-func Dbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Dbsric02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Cbsric02 calls [cusparse.Cbsric02].
 //
 // Deprecated: as [cusparse.Cbsric02] is.
-func Cbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Cbsric02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Zbsric02 calls [cusparse.Zbsric02].
 //
 // Deprecated: as [cusparse.Zbsric02] is.
-func Zbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsric02(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info cusparse.Bsric02Info, policy cusparse.SolvePolicy, buffer ffi.DeviceAddr) error {
 	return cusparse.Zbsric02(handle, dirA, mb, nnzb, descrA, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, blockDim, info, policy, buffer)
 }
 
 // Sgtsv2BufferSizeExt calls [cusparse.Sgtsv2BufferSizeExt].
-func Sgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *float32, d *float32, du *float32, b *float32, ldb int32) (uint64, error) {
+func Sgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], b ffi.DevicePtr[float32], ldb int32) (uint64, error) {
 	return cusparse.Sgtsv2BufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Dgtsv2BufferSizeExt calls [cusparse.Dgtsv2BufferSizeExt].
-func Dgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *float64, d *float64, du *float64, b *float64, ldb int32) (uint64, error) {
+func Dgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], b ffi.DevicePtr[float64], ldb int32) (uint64, error) {
 	return cusparse.Dgtsv2BufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Cgtsv2BufferSizeExt calls [cusparse.Cgtsv2BufferSizeExt].
-func Cgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, b *cudart.Complex, ldb int32) (uint64, error) {
+func Cgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32) (uint64, error) {
 	return cusparse.Cgtsv2BufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Zgtsv2BufferSizeExt calls [cusparse.Zgtsv2BufferSizeExt].
-func Zgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int32) (uint64, error) {
+func Zgtsv2BufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (uint64, error) {
 	return cusparse.Zgtsv2BufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Sgtsv2 calls [cusparse.Sgtsv2].
-func Sgtsv2(handle cusparse.Handle, m int32, n int32, dl *float32, d *float32, du *float32, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgtsv2(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Dgtsv2 calls [cusparse.Dgtsv2].
-func Dgtsv2(handle cusparse.Handle, m int32, n int32, dl *float64, d *float64, du *float64, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgtsv2(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Cgtsv2 calls [cusparse.Cgtsv2].
-func Cgtsv2(handle cusparse.Handle, m int32, n int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgtsv2(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Zgtsv2 calls [cusparse.Zgtsv2].
-func Zgtsv2(handle cusparse.Handle, m int32, n int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgtsv2(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Sgtsv2NopivotBufferSizeExt calls [cusparse.Sgtsv2NopivotBufferSizeExt].
-func Sgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *float32, d *float32, du *float32, b *float32, ldb int32) (uint64, error) {
+func Sgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], b ffi.DevicePtr[float32], ldb int32) (uint64, error) {
 	return cusparse.Sgtsv2NopivotBufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Dgtsv2NopivotBufferSizeExt calls [cusparse.Dgtsv2NopivotBufferSizeExt].
-func Dgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *float64, d *float64, du *float64, b *float64, ldb int32) (uint64, error) {
+func Dgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], b ffi.DevicePtr[float64], ldb int32) (uint64, error) {
 	return cusparse.Dgtsv2NopivotBufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Cgtsv2NopivotBufferSizeExt calls [cusparse.Cgtsv2NopivotBufferSizeExt].
-func Cgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, b *cudart.Complex, ldb int32) (uint64, error) {
+func Cgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32) (uint64, error) {
 	return cusparse.Cgtsv2NopivotBufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Zgtsv2NopivotBufferSizeExt calls [cusparse.Zgtsv2NopivotBufferSizeExt].
-func Zgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int32) (uint64, error) {
+func Zgtsv2NopivotBufferSizeExt(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (uint64, error) {
 	return cusparse.Zgtsv2NopivotBufferSizeExt(handle, m, n, dl, d, du, b, ldb)
 }
 
 // Sgtsv2Nopivot calls [cusparse.Sgtsv2Nopivot].
-func Sgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl *float32, d *float32, du *float32, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgtsv2Nopivot(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Dgtsv2Nopivot calls [cusparse.Dgtsv2Nopivot].
-func Dgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl *float64, d *float64, du *float64, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgtsv2Nopivot(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Cgtsv2Nopivot calls [cusparse.Cgtsv2Nopivot].
-func Cgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgtsv2Nopivot(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Zgtsv2Nopivot calls [cusparse.Zgtsv2Nopivot].
-func Zgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2Nopivot(handle cusparse.Handle, m int32, n int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgtsv2Nopivot(handle, m, n, dl, d, du, b, ldb, buffer)
 }
 
 // Sgtsv2StridedBatchBufferSizeExt calls [cusparse.Sgtsv2StridedBatchBufferSizeExt].
-func Sgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl *float32, d *float32, du *float32, x *float32, batchCount int32, batchStride int32) (uint64, error) {
+func Sgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32, batchStride int32) (uint64, error) {
 	return cusparse.Sgtsv2StridedBatchBufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride)
 }
 
 // Dgtsv2StridedBatchBufferSizeExt calls [cusparse.Dgtsv2StridedBatchBufferSizeExt].
-func Dgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl *float64, d *float64, du *float64, x *float64, batchCount int32, batchStride int32) (uint64, error) {
+func Dgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32, batchStride int32) (uint64, error) {
 	return cusparse.Dgtsv2StridedBatchBufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride)
 }
 
 // Cgtsv2StridedBatchBufferSizeExt calls [cusparse.Cgtsv2StridedBatchBufferSizeExt].
-func Cgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, x *cudart.Complex, batchCount int32, batchStride int32) (uint64, error) {
+func Cgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32, batchStride int32) (uint64, error) {
 	return cusparse.Cgtsv2StridedBatchBufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride)
 }
 
 // Zgtsv2StridedBatchBufferSizeExt calls [cusparse.Zgtsv2StridedBatchBufferSizeExt].
-func Zgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32, batchStride int32) (uint64, error) {
+func Zgtsv2StridedBatchBufferSizeExt(handle cusparse.Handle, m int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, batchStride int32) (uint64, error) {
 	return cusparse.Zgtsv2StridedBatchBufferSizeExt(handle, m, dl, d, du, x, batchCount, batchStride)
 }
 
 // Sgtsv2StridedBatch calls [cusparse.Sgtsv2StridedBatch].
-func Sgtsv2StridedBatch(handle cusparse.Handle, m int32, dl *float32, d *float32, du *float32, x *float32, batchCount int32, batchStride int32, buffer unsafe.Pointer) error {
+func Sgtsv2StridedBatch(handle cusparse.Handle, m int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32, batchStride int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, buffer)
 }
 
 // Dgtsv2StridedBatch calls [cusparse.Dgtsv2StridedBatch].
-func Dgtsv2StridedBatch(handle cusparse.Handle, m int32, dl *float64, d *float64, du *float64, x *float64, batchCount int32, batchStride int32, buffer unsafe.Pointer) error {
+func Dgtsv2StridedBatch(handle cusparse.Handle, m int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32, batchStride int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, buffer)
 }
 
 // Cgtsv2StridedBatch calls [cusparse.Cgtsv2StridedBatch].
-func Cgtsv2StridedBatch(handle cusparse.Handle, m int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, x *cudart.Complex, batchCount int32, batchStride int32, buffer unsafe.Pointer) error {
+func Cgtsv2StridedBatch(handle cusparse.Handle, m int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32, batchStride int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, buffer)
 }
 
 // Zgtsv2StridedBatch calls [cusparse.Zgtsv2StridedBatch].
-func Zgtsv2StridedBatch(handle cusparse.Handle, m int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32, batchStride int32, buffer unsafe.Pointer) error {
+func Zgtsv2StridedBatch(handle cusparse.Handle, m int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, batchStride int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgtsv2StridedBatch(handle, m, dl, d, du, x, batchCount, batchStride, buffer)
 }
 
 // SgtsvInterleavedBatchBufferSizeExt calls [cusparse.SgtsvInterleavedBatchBufferSizeExt].
-func SgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl *float32, d *float32, du *float32, x *float32, batchCount int32) (uint64, error) {
+func SgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32) (uint64, error) {
 	return cusparse.SgtsvInterleavedBatchBufferSizeExt(handle, algo, m, dl, d, du, x, batchCount)
 }
 
 // DgtsvInterleavedBatchBufferSizeExt calls [cusparse.DgtsvInterleavedBatchBufferSizeExt].
-func DgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl *float64, d *float64, du *float64, x *float64, batchCount int32) (uint64, error) {
+func DgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32) (uint64, error) {
 	return cusparse.DgtsvInterleavedBatchBufferSizeExt(handle, algo, m, dl, d, du, x, batchCount)
 }
 
 // CgtsvInterleavedBatchBufferSizeExt calls [cusparse.CgtsvInterleavedBatchBufferSizeExt].
-func CgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, x *cudart.Complex, batchCount int32) (uint64, error) {
+func CgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32) (uint64, error) {
 	return cusparse.CgtsvInterleavedBatchBufferSizeExt(handle, algo, m, dl, d, du, x, batchCount)
 }
 
 // ZgtsvInterleavedBatchBufferSizeExt calls [cusparse.ZgtsvInterleavedBatchBufferSizeExt].
-func ZgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32) (uint64, error) {
+func ZgtsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (uint64, error) {
 	return cusparse.ZgtsvInterleavedBatchBufferSizeExt(handle, algo, m, dl, d, du, x, batchCount)
 }
 
 // SgtsvInterleavedBatch calls [cusparse.SgtsvInterleavedBatch].
-func SgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl *float32, d *float32, du *float32, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.SgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, buffer)
 }
 
 // DgtsvInterleavedBatch calls [cusparse.DgtsvInterleavedBatch].
-func DgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl *float64, d *float64, du *float64, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.DgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, buffer)
 }
 
 // CgtsvInterleavedBatch calls [cusparse.CgtsvInterleavedBatch].
-func CgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.CgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, buffer)
 }
 
 // ZgtsvInterleavedBatch calls [cusparse.ZgtsvInterleavedBatch].
-func ZgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgtsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.ZgtsvInterleavedBatch(handle, algo, m, dl, d, du, x, batchCount, buffer)
 }
 
 // SgpsvInterleavedBatchBufferSizeExt calls [cusparse.SgpsvInterleavedBatchBufferSizeExt].
-func SgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds *float32, dl *float32, d *float32, du *float32, dw *float32, x *float32, batchCount int32) (uint64, error) {
+func SgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[float32], dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], dw ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32) (uint64, error) {
 	return cusparse.SgpsvInterleavedBatchBufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount)
 }
 
 // DgpsvInterleavedBatchBufferSizeExt calls [cusparse.DgpsvInterleavedBatchBufferSizeExt].
-func DgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds *float64, dl *float64, d *float64, du *float64, dw *float64, x *float64, batchCount int32) (uint64, error) {
+func DgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[float64], dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], dw ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32) (uint64, error) {
 	return cusparse.DgpsvInterleavedBatchBufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount)
 }
 
 // CgpsvInterleavedBatchBufferSizeExt calls [cusparse.CgpsvInterleavedBatchBufferSizeExt].
-func CgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds *cudart.Complex, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, dw *cudart.Complex, x *cudart.Complex, batchCount int32) (uint64, error) {
+func CgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[cudart.Complex], dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], dw ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32) (uint64, error) {
 	return cusparse.CgpsvInterleavedBatchBufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount)
 }
 
 // ZgpsvInterleavedBatchBufferSizeExt calls [cusparse.ZgpsvInterleavedBatchBufferSizeExt].
-func ZgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds *cudart.DoubleComplex, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, dw *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32) (uint64, error) {
+func ZgpsvInterleavedBatchBufferSizeExt(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[cudart.DoubleComplex], dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], dw ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (uint64, error) {
 	return cusparse.ZgpsvInterleavedBatchBufferSizeExt(handle, algo, m, ds, dl, d, du, dw, x, batchCount)
 }
 
 // SgpsvInterleavedBatch calls [cusparse.SgpsvInterleavedBatch].
-func SgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds *float32, dl *float32, d *float32, du *float32, dw *float32, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[float32], dl ffi.DevicePtr[float32], d ffi.DevicePtr[float32], du ffi.DevicePtr[float32], dw ffi.DevicePtr[float32], x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.SgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, buffer)
 }
 
 // DgpsvInterleavedBatch calls [cusparse.DgpsvInterleavedBatch].
-func DgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds *float64, dl *float64, d *float64, du *float64, dw *float64, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[float64], dl ffi.DevicePtr[float64], d ffi.DevicePtr[float64], du ffi.DevicePtr[float64], dw ffi.DevicePtr[float64], x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.DgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, buffer)
 }
 
 // CgpsvInterleavedBatch calls [cusparse.CgpsvInterleavedBatch].
-func CgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds *cudart.Complex, dl *cudart.Complex, d *cudart.Complex, du *cudart.Complex, dw *cudart.Complex, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[cudart.Complex], dl ffi.DevicePtr[cudart.Complex], d ffi.DevicePtr[cudart.Complex], du ffi.DevicePtr[cudart.Complex], dw ffi.DevicePtr[cudart.Complex], x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.CgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, buffer)
 }
 
 // ZgpsvInterleavedBatch calls [cusparse.ZgpsvInterleavedBatch].
-func ZgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds *cudart.DoubleComplex, dl *cudart.DoubleComplex, d *cudart.DoubleComplex, du *cudart.DoubleComplex, dw *cudart.DoubleComplex, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgpsvInterleavedBatch(handle cusparse.Handle, algo int32, m int32, ds ffi.DevicePtr[cudart.DoubleComplex], dl ffi.DevicePtr[cudart.DoubleComplex], d ffi.DevicePtr[cudart.DoubleComplex], du ffi.DevicePtr[cudart.DoubleComplex], dw ffi.DevicePtr[cudart.DoubleComplex], x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	return cusparse.ZgpsvInterleavedBatch(handle, algo, m, ds, dl, d, du, dw, x, batchCount, buffer)
 }
 
 // Scsrgeam2BufferSizeExt calls [cusparse.Scsrgeam2BufferSizeExt].
-func Scsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha *float32, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *float32, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func Scsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.Scsrgeam2BufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Dcsrgeam2BufferSizeExt calls [cusparse.Dcsrgeam2BufferSizeExt].
-func Dcsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha *float64, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *float64, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func Dcsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.Dcsrgeam2BufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Ccsrgeam2BufferSizeExt calls [cusparse.Ccsrgeam2BufferSizeExt].
-func Ccsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha *cudart.Complex, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *cudart.Complex, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func Ccsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.Ccsrgeam2BufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Zcsrgeam2BufferSizeExt calls [cusparse.Zcsrgeam2BufferSizeExt].
-func Zcsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func Zcsrgeam2BufferSizeExt(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.Zcsrgeam2BufferSizeExt(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Xcsrgeam2Nnz calls [cusparse.Xcsrgeam2Nnz].
-func Xcsrgeam2Nnz(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, nnzA int32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrB cusparse.MatDescr, nnzB int32, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, workspace unsafe.Pointer) error {
+func Xcsrgeam2Nnz(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, nnzA int32, csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrB cusparse.MatDescr, nnzB int32, csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], workspace ffi.DeviceAddr) error {
 	return cusparse.Xcsrgeam2Nnz(handle, m, n, descrA, nnzA, csrSortedRowPtrA, csrSortedColIndA, descrB, nnzB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, workspace)
 }
 
 // Scsrgeam2 calls [cusparse.Scsrgeam2].
-func Scsrgeam2(handle cusparse.Handle, m int32, n int32, alpha *float32, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *float32, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Scsrgeam2(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[float32], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Scsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // Dcsrgeam2 calls [cusparse.Dcsrgeam2].
-func Dcsrgeam2(handle cusparse.Handle, m int32, n int32, alpha *float64, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *float64, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Dcsrgeam2(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[float64], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // Ccsrgeam2 calls [cusparse.Ccsrgeam2].
-func Ccsrgeam2(handle cusparse.Handle, m int32, n int32, alpha *cudart.Complex, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *cudart.Complex, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Ccsrgeam2(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // Zcsrgeam2 calls [cusparse.Zcsrgeam2].
-func Zcsrgeam2(handle cusparse.Handle, m int32, n int32, alpha *cudart.DoubleComplex, descrA cusparse.MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB cusparse.MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB *int32, csrSortedColIndB *int32, descrC cusparse.MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Zcsrgeam2(handle cusparse.Handle, m int32, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA cusparse.MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB cusparse.MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB ffi.DevicePtr[int32], csrSortedColIndB ffi.DevicePtr[int32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsrgeam2(handle, m, n, alpha, descrA, nnzA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, beta, descrB, nnzB, csrSortedValB, csrSortedRowPtrB, csrSortedColIndB, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // Scsrcolor calls [cusparse.Scsrcolor].
 //
 // Deprecated: as [cusparse.Scsrcolor] is.
-func Scsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, fractionToColor *float32, ncolors *int32, coloring *int32, reordering *int32, info cusparse.ColorInfo) error {
+func Scsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring ffi.DevicePtr[int32], reordering ffi.DevicePtr[int32], info cusparse.ColorInfo) error {
 	return cusparse.Scsrcolor(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, fractionToColor, ncolors, coloring, reordering, info)
 }
 
 // Dcsrcolor calls [cusparse.Dcsrcolor].
 //
 // Deprecated: as [cusparse.Dcsrcolor] is.
-func Dcsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, fractionToColor *float64, ncolors *int32, coloring *int32, reordering *int32, info cusparse.ColorInfo) error {
+func Dcsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring ffi.DevicePtr[int32], reordering ffi.DevicePtr[int32], info cusparse.ColorInfo) error {
 	return cusparse.Dcsrcolor(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, fractionToColor, ncolors, coloring, reordering, info)
 }
 
 // Ccsrcolor calls [cusparse.Ccsrcolor].
 //
 // Deprecated: as [cusparse.Ccsrcolor] is.
-func Ccsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, fractionToColor *float32, ncolors *int32, coloring *int32, reordering *int32, info cusparse.ColorInfo) error {
+func Ccsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring ffi.DevicePtr[int32], reordering ffi.DevicePtr[int32], info cusparse.ColorInfo) error {
 	return cusparse.Ccsrcolor(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, fractionToColor, ncolors, coloring, reordering, info)
 }
 
 // Zcsrcolor calls [cusparse.Zcsrcolor].
 //
 // Deprecated: as [cusparse.Zcsrcolor] is.
-func Zcsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, fractionToColor *float64, ncolors *int32, coloring *int32, reordering *int32, info cusparse.ColorInfo) error {
+func Zcsrcolor(handle cusparse.Handle, m int32, nnz int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring ffi.DevicePtr[int32], reordering ffi.DevicePtr[int32], info cusparse.ColorInfo) error {
 	return cusparse.Zcsrcolor(handle, m, nnz, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, fractionToColor, ncolors, coloring, reordering, info)
 }
 
 // Snnz calls [cusparse.Snnz].
-func Snnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a *float32, lda int32, nnzPerRowCol *int32, nnzTotalDevHostPtr *int32) error {
+func Snnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a ffi.DevicePtr[float32], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	return cusparse.Snnz(handle, dirA, m, n, descrA, a, lda, nnzPerRowCol, nnzTotalDevHostPtr)
 }
 
 // Dnnz calls [cusparse.Dnnz].
-func Dnnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a *float64, lda int32, nnzPerRowCol *int32, nnzTotalDevHostPtr *int32) error {
+func Dnnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a ffi.DevicePtr[float64], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	return cusparse.Dnnz(handle, dirA, m, n, descrA, a, lda, nnzPerRowCol, nnzTotalDevHostPtr)
 }
 
 // Cnnz calls [cusparse.Cnnz].
-func Cnnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a *cudart.Complex, lda int32, nnzPerRowCol *int32, nnzTotalDevHostPtr *int32) error {
+func Cnnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a ffi.DevicePtr[cudart.Complex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	return cusparse.Cnnz(handle, dirA, m, n, descrA, a, lda, nnzPerRowCol, nnzTotalDevHostPtr)
 }
 
 // Znnz calls [cusparse.Znnz].
-func Znnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a *cudart.DoubleComplex, lda int32, nnzPerRowCol *int32, nnzTotalDevHostPtr *int32) error {
+func Znnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	return cusparse.Znnz(handle, dirA, m, n, descrA, a, lda, nnzPerRowCol, nnzTotalDevHostPtr)
 }
 
 // SnnzCompress calls [cusparse.SnnzCompress].
 //
 // Deprecated: as [cusparse.SnnzCompress] is.
-func SnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, nnzPerRow *int32, nnzC *int32, tol float32) error {
+func SnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float32) error {
 	return cusparse.SnnzCompress(handle, m, descr, csrSortedValA, csrSortedRowPtrA, nnzPerRow, nnzC, tol)
 }
 
 // DnnzCompress calls [cusparse.DnnzCompress].
 //
 // Deprecated: as [cusparse.DnnzCompress] is.
-func DnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, nnzPerRow *int32, nnzC *int32, tol float64) error {
+func DnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float64) error {
 	return cusparse.DnnzCompress(handle, m, descr, csrSortedValA, csrSortedRowPtrA, nnzPerRow, nnzC, tol)
 }
 
 // CnnzCompress calls [cusparse.CnnzCompress].
 //
 // Deprecated: as [cusparse.CnnzCompress] is.
-func CnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, nnzPerRow *int32, nnzC *int32, tol cudart.Complex) error {
+func CnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.Complex) error {
 	return cusparse.CnnzCompress(handle, m, descr, csrSortedValA, csrSortedRowPtrA, nnzPerRow, nnzC, tol)
 }
 
 // ZnnzCompress calls [cusparse.ZnnzCompress].
 //
 // Deprecated: as [cusparse.ZnnzCompress] is.
-func ZnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, nnzPerRow *int32, nnzC *int32, tol cudart.DoubleComplex) error {
+func ZnnzCompress(handle cusparse.Handle, m int32, descr cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.DoubleComplex) error {
 	return cusparse.ZnnzCompress(handle, m, descr, csrSortedValA, csrSortedRowPtrA, nnzPerRow, nnzC, tol)
 }
 
 // Scsr2csrCompress calls [cusparse.Scsr2csrCompress].
 //
 // Deprecated: as [cusparse.Scsr2csrCompress] is.
-func Scsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedColIndA *int32, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float32, csrSortedColIndC *int32, csrSortedRowPtrC *int32, tol float32) error {
+func Scsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedColIndA ffi.DevicePtr[int32], csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float32], csrSortedColIndC ffi.DevicePtr[int32], csrSortedRowPtrC ffi.DevicePtr[int32], tol float32) error {
 	return cusparse.Scsr2csrCompress(handle, m, n, descrA, csrSortedValA, csrSortedColIndA, csrSortedRowPtrA, nnzA, nnzPerRow, csrSortedValC, csrSortedColIndC, csrSortedRowPtrC, tol)
 }
 
 // Dcsr2csrCompress calls [cusparse.Dcsr2csrCompress].
 //
 // Deprecated: as [cusparse.Dcsr2csrCompress] is.
-func Dcsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedColIndA *int32, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float64, csrSortedColIndC *int32, csrSortedRowPtrC *int32, tol float64) error {
+func Dcsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedColIndA ffi.DevicePtr[int32], csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float64], csrSortedColIndC ffi.DevicePtr[int32], csrSortedRowPtrC ffi.DevicePtr[int32], tol float64) error {
 	return cusparse.Dcsr2csrCompress(handle, m, n, descrA, csrSortedValA, csrSortedColIndA, csrSortedRowPtrA, nnzA, nnzPerRow, csrSortedValC, csrSortedColIndC, csrSortedRowPtrC, tol)
 }
 
 // Ccsr2csrCompress calls [cusparse.Ccsr2csrCompress].
 //
 // Deprecated: as [cusparse.Ccsr2csrCompress] is.
-func Ccsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedColIndA *int32, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.Complex, csrSortedColIndC *int32, csrSortedRowPtrC *int32, tol cudart.Complex) error {
+func Ccsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedColIndA ffi.DevicePtr[int32], csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedColIndC ffi.DevicePtr[int32], csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.Complex) error {
 	return cusparse.Ccsr2csrCompress(handle, m, n, descrA, csrSortedValA, csrSortedColIndA, csrSortedRowPtrA, nnzA, nnzPerRow, csrSortedValC, csrSortedColIndC, csrSortedRowPtrC, tol)
 }
 
 // Zcsr2csrCompress calls [cusparse.Zcsr2csrCompress].
 //
 // Deprecated: as [cusparse.Zcsr2csrCompress] is.
-func Zcsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedColIndA *int32, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.DoubleComplex, csrSortedColIndC *int32, csrSortedRowPtrC *int32, tol cudart.DoubleComplex) error {
+func Zcsr2csrCompress(handle cusparse.Handle, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndA ffi.DevicePtr[int32], csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndC ffi.DevicePtr[int32], csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.DoubleComplex) error {
 	return cusparse.Zcsr2csrCompress(handle, m, n, descrA, csrSortedValA, csrSortedColIndA, csrSortedRowPtrA, nnzA, nnzPerRow, csrSortedValC, csrSortedColIndC, csrSortedRowPtrC, tol)
 }
 
 // Xcoo2csr calls [cusparse.Xcoo2csr].
-func Xcoo2csr(handle cusparse.Handle, cooRowInd *int32, nnz int32, m int32, csrSortedRowPtr *int32, idxBase cusparse.IndexBase) error {
+func Xcoo2csr(handle cusparse.Handle, cooRowInd ffi.DevicePtr[int32], nnz int32, m int32, csrSortedRowPtr ffi.DevicePtr[int32], idxBase cusparse.IndexBase) error {
 	return cusparse.Xcoo2csr(handle, cooRowInd, nnz, m, csrSortedRowPtr, idxBase)
 }
 
 // Xcsr2coo calls [cusparse.Xcsr2coo].
-func Xcsr2coo(handle cusparse.Handle, csrSortedRowPtr *int32, nnz int32, m int32, cooRowInd *int32, idxBase cusparse.IndexBase) error {
+func Xcsr2coo(handle cusparse.Handle, csrSortedRowPtr ffi.DevicePtr[int32], nnz int32, m int32, cooRowInd ffi.DevicePtr[int32], idxBase cusparse.IndexBase) error {
 	return cusparse.Xcsr2coo(handle, csrSortedRowPtr, nnz, m, cooRowInd, idxBase)
 }
 
 // Xcsr2bsrNnz calls [cusparse.Xcsr2bsrNnz].
 //
 // Deprecated: as [cusparse.Xcsr2bsrNnz] is.
-func Xcsr2bsrNnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedRowPtrA *int32, csrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, bsrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32) error {
+func Xcsr2bsrNnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	return cusparse.Xcsr2bsrNnz(handle, dirA, m, n, descrA, csrSortedRowPtrA, csrSortedColIndA, blockDim, descrC, bsrSortedRowPtrC, nnzTotalDevHostPtr)
 }
 
 // Scsr2bsr calls [cusparse.Scsr2bsr].
 //
 // Deprecated: as [cusparse.Scsr2bsr] is.
-func Scsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32) error {
+func Scsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Scsr2bsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, blockDim, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC)
 }
 
 // Dcsr2bsr calls [cusparse.Dcsr2bsr].
 //
 // Deprecated: as [cusparse.Dcsr2bsr] is.
-func Dcsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32) error {
+func Dcsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Dcsr2bsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, blockDim, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC)
 }
 
 // Ccsr2bsr calls [cusparse.Ccsr2bsr].
 //
 // Deprecated: as [cusparse.Ccsr2bsr] is.
-func Ccsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32) error {
+func Ccsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Ccsr2bsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, blockDim, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC)
 }
 
 // Zcsr2bsr calls [cusparse.Zcsr2bsr].
 //
 // Deprecated: as [cusparse.Zcsr2bsr] is.
-func Zcsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32) error {
+func Zcsr2bsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Zcsr2bsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, blockDim, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC)
 }
 
 // Sbsr2csr calls [cusparse.Sbsr2csr].
 //
 // Deprecated: as [cusparse.Sbsr2csr] is.
-func Sbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Sbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Sbsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Dbsr2csr calls [cusparse.Dbsr2csr].
 //
 // Deprecated: as [cusparse.Dbsr2csr] is.
-func Dbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Dbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Dbsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Cbsr2csr calls [cusparse.Cbsr2csr].
 //
 // Deprecated: as [cusparse.Cbsr2csr] is.
-func Cbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Cbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Cbsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Zbsr2csr calls [cusparse.Zbsr2csr].
 //
 // Deprecated: as [cusparse.Zbsr2csr] is.
-func Zbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, blockDim int32, descrC cusparse.MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Zbsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Zbsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, blockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Sgebsr2gebscBufferSize calls [cusparse.Sgebsr2gebscBufferSize].
-func Sgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Sgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Sgebsr2gebscBufferSize(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Dgebsr2gebscBufferSize calls [cusparse.Dgebsr2gebscBufferSize].
-func Dgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Dgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Dgebsr2gebscBufferSize(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Cgebsr2gebscBufferSize calls [cusparse.Cgebsr2gebscBufferSize].
-func Cgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Cgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Cgebsr2gebscBufferSize(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Zgebsr2gebscBufferSize calls [cusparse.Zgebsr2gebscBufferSize].
-func Zgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Zgebsr2gebscBufferSize(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Zgebsr2gebscBufferSize(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Sgebsr2gebscBufferSizeExt calls [cusparse.Sgebsr2gebscBufferSizeExt].
-func Sgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Sgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Sgebsr2gebscBufferSizeExt(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Dgebsr2gebscBufferSizeExt calls [cusparse.Dgebsr2gebscBufferSizeExt].
-func Dgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Dgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Dgebsr2gebscBufferSizeExt(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Cgebsr2gebscBufferSizeExt calls [cusparse.Cgebsr2gebscBufferSizeExt].
-func Cgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Cgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Cgebsr2gebscBufferSizeExt(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Zgebsr2gebscBufferSizeExt calls [cusparse.Zgebsr2gebscBufferSizeExt].
-func Zgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Zgebsr2gebscBufferSizeExt(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Zgebsr2gebscBufferSizeExt(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim)
 }
 
 // Sgebsr2gebsc calls [cusparse.Sgebsr2gebsc].
-func Sgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32, bscVal *float32, bscRowInd *int32, bscColPtr *int32, copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Sgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, bscVal ffi.DevicePtr[float32], bscRowInd ffi.DevicePtr[int32], bscColPtr ffi.DevicePtr[int32], copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgebsr2gebsc(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, buffer)
 }
 
 // Dgebsr2gebsc calls [cusparse.Dgebsr2gebsc].
-func Dgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32, bscVal *float64, bscRowInd *int32, bscColPtr *int32, copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Dgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, bscVal ffi.DevicePtr[float64], bscRowInd ffi.DevicePtr[int32], bscColPtr ffi.DevicePtr[int32], copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgebsr2gebsc(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, buffer)
 }
 
 // Cgebsr2gebsc calls [cusparse.Cgebsr2gebsc].
-func Cgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32, bscVal *cudart.Complex, bscRowInd *int32, bscColPtr *int32, copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Cgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, bscVal ffi.DevicePtr[cudart.Complex], bscRowInd ffi.DevicePtr[int32], bscColPtr ffi.DevicePtr[int32], copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgebsr2gebsc(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, buffer)
 }
 
 // Zgebsr2gebsc calls [cusparse.Zgebsr2gebsc].
-func Zgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr *int32, bsrSortedColInd *int32, rowBlockDim int32, colBlockDim int32, bscVal *cudart.DoubleComplex, bscRowInd *int32, bscColPtr *int32, copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer unsafe.Pointer) error {
+func Zgebsr2gebsc(handle cusparse.Handle, mb int32, nb int32, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr ffi.DevicePtr[int32], bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, bscVal ffi.DevicePtr[cudart.DoubleComplex], bscRowInd ffi.DevicePtr[int32], bscColPtr ffi.DevicePtr[int32], copyValues cusparse.Action, idxBase cusparse.IndexBase, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgebsr2gebsc(handle, mb, nb, nnzb, bsrSortedVal, bsrSortedRowPtr, bsrSortedColInd, rowBlockDim, colBlockDim, bscVal, bscRowInd, bscColPtr, copyValues, idxBase, buffer)
 }
 
 // Xgebsr2csr calls [cusparse.Xgebsr2csr].
 //
 // Deprecated: as [cusparse.Xgebsr2csr] is.
-func Xgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Xgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Xgebsr2csr(handle, dirA, mb, nb, descrA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDim, colBlockDim, descrC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Sgebsr2csr calls [cusparse.Sgebsr2csr].
 //
 // Deprecated: as [cusparse.Sgebsr2csr] is.
-func Sgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Sgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Sgebsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDim, colBlockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Dgebsr2csr calls [cusparse.Dgebsr2csr].
 //
 // Deprecated: as [cusparse.Dgebsr2csr] is.
-func Dgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Dgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Dgebsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDim, colBlockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Cgebsr2csr calls [cusparse.Cgebsr2csr].
 //
 // Deprecated: as [cusparse.Cgebsr2csr] is.
-func Cgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Cgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Cgebsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDim, colBlockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Zgebsr2csr calls [cusparse.Zgebsr2csr].
 //
 // Deprecated: as [cusparse.Zgebsr2csr] is.
-func Zgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC *int32, csrSortedColIndC *int32) error {
+func Zgebsr2csr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) error {
 	return cusparse.Zgebsr2csr(handle, dirA, mb, nb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDim, colBlockDim, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // Scsr2gebsrBufferSize calls [cusparse.Scsr2gebsrBufferSize].
-func Scsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Scsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Scsr2gebsrBufferSize(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Dcsr2gebsrBufferSize calls [cusparse.Dcsr2gebsrBufferSize].
-func Dcsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Dcsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Dcsr2gebsrBufferSize(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Ccsr2gebsrBufferSize calls [cusparse.Ccsr2gebsrBufferSize].
-func Ccsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Ccsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Ccsr2gebsrBufferSize(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Zcsr2gebsrBufferSize calls [cusparse.Zcsr2gebsrBufferSize].
-func Zcsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (int32, error) {
+func Zcsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (int32, error) {
 	return cusparse.Zcsr2gebsrBufferSize(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Scsr2gebsrBufferSizeExt calls [cusparse.Scsr2gebsrBufferSizeExt].
-func Scsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Scsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Scsr2gebsrBufferSizeExt(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Dcsr2gebsrBufferSizeExt calls [cusparse.Dcsr2gebsrBufferSizeExt].
-func Dcsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Dcsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Dcsr2gebsrBufferSizeExt(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Ccsr2gebsrBufferSizeExt calls [cusparse.Ccsr2gebsrBufferSizeExt].
-func Ccsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Ccsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Ccsr2gebsrBufferSizeExt(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Zcsr2gebsrBufferSizeExt calls [cusparse.Zcsr2gebsrBufferSizeExt].
-func Zcsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, rowBlockDim int32, colBlockDim int32) (uint64, error) {
+func Zcsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32) (uint64, error) {
 	return cusparse.Zcsr2gebsrBufferSizeExt(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, rowBlockDim, colBlockDim)
 }
 
 // Xcsr2gebsrNnz calls [cusparse.Xcsr2gebsrNnz].
-func Xcsr2gebsrNnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrC cusparse.MatDescr, bsrSortedRowPtrC *int32, rowBlockDim int32, colBlockDim int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xcsr2gebsrNnz(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrC cusparse.MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Xcsr2gebsrNnz(handle, dirA, m, n, descrA, csrSortedRowPtrA, csrSortedColIndA, descrC, bsrSortedRowPtrC, rowBlockDim, colBlockDim, nnzTotalDevHostPtr, buffer)
 }
 
 // Scsr2gebsr calls [cusparse.Scsr2gebsr].
-func Scsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrC cusparse.MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDim int32, colBlockDim int32, buffer unsafe.Pointer) error {
+func Scsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsr2gebsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDim, colBlockDim, buffer)
 }
 
 // Dcsr2gebsr calls [cusparse.Dcsr2gebsr].
-func Dcsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrC cusparse.MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDim int32, colBlockDim int32, buffer unsafe.Pointer) error {
+func Dcsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsr2gebsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDim, colBlockDim, buffer)
 }
 
 // Ccsr2gebsr calls [cusparse.Ccsr2gebsr].
-func Ccsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDim int32, colBlockDim int32, buffer unsafe.Pointer) error {
+func Ccsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsr2gebsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDim, colBlockDim, buffer)
 }
 
 // Zcsr2gebsr calls [cusparse.Zcsr2gebsr].
-func Zcsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA *int32, csrSortedColIndA *int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDim int32, colBlockDim int32, buffer unsafe.Pointer) error {
+func Zcsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, m int32, n int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim int32, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsr2gebsr(handle, dirA, m, n, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDim, colBlockDim, buffer)
 }
 
 // Sgebsr2gebsrBufferSize calls [cusparse.Sgebsr2gebsrBufferSize].
 //
 // Deprecated: as [cusparse.Sgebsr2gebsrBufferSize] is.
-func Sgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
+func Sgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
 	return cusparse.Sgebsr2gebsrBufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Dgebsr2gebsrBufferSize calls [cusparse.Dgebsr2gebsrBufferSize].
 //
 // Deprecated: as [cusparse.Dgebsr2gebsrBufferSize] is.
-func Dgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
+func Dgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
 	return cusparse.Dgebsr2gebsrBufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Cgebsr2gebsrBufferSize calls [cusparse.Cgebsr2gebsrBufferSize].
 //
 // Deprecated: as [cusparse.Cgebsr2gebsrBufferSize] is.
-func Cgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
+func Cgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
 	return cusparse.Cgebsr2gebsrBufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Zgebsr2gebsrBufferSize calls [cusparse.Zgebsr2gebsrBufferSize].
 //
 // Deprecated: as [cusparse.Zgebsr2gebsrBufferSize] is.
-func Zgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
+func Zgebsr2gebsrBufferSize(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (int32, error) {
 	return cusparse.Zgebsr2gebsrBufferSize(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Sgebsr2gebsrBufferSizeExt calls [cusparse.Sgebsr2gebsrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Sgebsr2gebsrBufferSizeExt] is.
-func Sgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
+func Sgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
 	return cusparse.Sgebsr2gebsrBufferSizeExt(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Dgebsr2gebsrBufferSizeExt calls [cusparse.Dgebsr2gebsrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Dgebsr2gebsrBufferSizeExt] is.
-func Dgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
+func Dgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
 	return cusparse.Dgebsr2gebsrBufferSizeExt(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Cgebsr2gebsrBufferSizeExt calls [cusparse.Cgebsr2gebsrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Cgebsr2gebsrBufferSizeExt] is.
-func Cgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
+func Cgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
 	return cusparse.Cgebsr2gebsrBufferSizeExt(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Zgebsr2gebsrBufferSizeExt calls [cusparse.Zgebsr2gebsrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Zgebsr2gebsrBufferSizeExt] is.
-func Zgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
+func Zgebsr2gebsrBufferSizeExt(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, rowBlockDimC int32, colBlockDimC int32) (uint64, error) {
 	return cusparse.Zgebsr2gebsrBufferSizeExt(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC)
 }
 
 // Xgebsr2gebsrNnz calls [cusparse.Xgebsr2gebsrNnz].
 //
 // Deprecated: as [cusparse.Xgebsr2gebsrNnz] is.
-func Xgebsr2gebsrNnz(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedRowPtrC *int32, rowBlockDimC int32, colBlockDimC int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xgebsr2gebsrNnz(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDimC int32, colBlockDimC int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Xgebsr2gebsrNnz(handle, dirA, mb, nb, nnzb, descrA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, descrC, bsrSortedRowPtrC, rowBlockDimC, colBlockDimC, nnzTotalDevHostPtr, buffer)
 }
 
 // Sgebsr2gebsr calls [cusparse.Sgebsr2gebsr].
 //
 // Deprecated: as [cusparse.Sgebsr2gebsr] is.
-func Sgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDimC int32, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Sgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC int32, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Sgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDimC, colBlockDimC, buffer)
 }
 
 // Dgebsr2gebsr calls [cusparse.Dgebsr2gebsr].
 //
 // Deprecated: as [cusparse.Dgebsr2gebsr] is.
-func Dgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDimC int32, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Dgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC int32, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Dgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDimC, colBlockDimC, buffer)
 }
 
 // Cgebsr2gebsr calls [cusparse.Cgebsr2gebsr].
 //
 // Deprecated: as [cusparse.Cgebsr2gebsr] is.
-func Cgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDimC int32, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Cgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC int32, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Cgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDimC, colBlockDimC, buffer)
 }
 
 // Zgebsr2gebsr calls [cusparse.Zgebsr2gebsr].
 //
 // Deprecated: as [cusparse.Zgebsr2gebsr] is.
-func Zgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA *int32, bsrSortedColIndA *int32, rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC *int32, bsrSortedColIndC *int32, rowBlockDimC int32, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Zgebsr2gebsr(handle cusparse.Handle, dirA cusparse.Direction, mb int32, nb int32, nnzb int32, descrA cusparse.MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA ffi.DevicePtr[int32], bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA int32, colBlockDimA int32, descrC cusparse.MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC ffi.DevicePtr[int32], bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC int32, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	return cusparse.Zgebsr2gebsr(handle, dirA, mb, nb, nnzb, descrA, bsrSortedValA, bsrSortedRowPtrA, bsrSortedColIndA, rowBlockDimA, colBlockDimA, descrC, bsrSortedValC, bsrSortedRowPtrC, bsrSortedColIndC, rowBlockDimC, colBlockDimC, buffer)
 }
 
 // CreateIdentityPermutation calls [cusparse.CreateIdentityPermutation].
 //
 // Deprecated: as [cusparse.CreateIdentityPermutation] is.
-func CreateIdentityPermutation(handle cusparse.Handle, n int32) (int32, error) {
-	return cusparse.CreateIdentityPermutation(handle, n)
+func CreateIdentityPermutation(handle cusparse.Handle, n int32, p ffi.DevicePtr[int32]) error {
+	return cusparse.CreateIdentityPermutation(handle, n, p)
 }
 
 // XcoosortBufferSizeExt calls [cusparse.XcoosortBufferSizeExt].
-func XcoosortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA *int32, cooColsA *int32) (uint64, error) {
+func XcoosortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA ffi.DevicePtr[int32], cooColsA ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.XcoosortBufferSizeExt(handle, m, n, nnz, cooRowsA, cooColsA)
 }
 
 // XcoosortByRow calls [cusparse.XcoosortByRow].
-func XcoosortByRow(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA *int32, cooColsA *int32, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByRow(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA ffi.DevicePtr[int32], cooColsA ffi.DevicePtr[int32], p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.XcoosortByRow(handle, m, n, nnz, cooRowsA, cooColsA, p, buffer)
 }
 
 // XcoosortByColumn calls [cusparse.XcoosortByColumn].
-func XcoosortByColumn(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA *int32, cooColsA *int32, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByColumn(handle cusparse.Handle, m int32, n int32, nnz int32, cooRowsA ffi.DevicePtr[int32], cooColsA ffi.DevicePtr[int32], p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.XcoosortByColumn(handle, m, n, nnz, cooRowsA, cooColsA, p, buffer)
 }
 
 // XcsrsortBufferSizeExt calls [cusparse.XcsrsortBufferSizeExt].
-func XcsrsortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrRowPtrA *int32, csrColIndA *int32) (uint64, error) {
+func XcsrsortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrRowPtrA ffi.DevicePtr[int32], csrColIndA ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.XcsrsortBufferSizeExt(handle, m, n, nnz, csrRowPtrA, csrColIndA)
 }
 
 // Xcsrsort calls [cusparse.Xcsrsort].
-func Xcsrsort(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrRowPtrA *int32, csrColIndA *int32, p *int32, buffer unsafe.Pointer) error {
+func Xcsrsort(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrRowPtrA ffi.DevicePtr[int32], csrColIndA ffi.DevicePtr[int32], p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Xcsrsort(handle, m, n, nnz, descrA, csrRowPtrA, csrColIndA, p, buffer)
 }
 
 // XcscsortBufferSizeExt calls [cusparse.XcscsortBufferSizeExt].
-func XcscsortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, cscColPtrA *int32, cscRowIndA *int32) (uint64, error) {
+func XcscsortBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, cscColPtrA ffi.DevicePtr[int32], cscRowIndA ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.XcscsortBufferSizeExt(handle, m, n, nnz, cscColPtrA, cscRowIndA)
 }
 
 // Xcscsort calls [cusparse.Xcscsort].
-func Xcscsort(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, cscColPtrA *int32, cscRowIndA *int32, p *int32, buffer unsafe.Pointer) error {
+func Xcscsort(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, cscColPtrA ffi.DevicePtr[int32], cscRowIndA ffi.DevicePtr[int32], p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.Xcscsort(handle, m, n, nnz, descrA, cscColPtrA, cscRowIndA, p, buffer)
 }
 
 // Scsru2csrBufferSizeExt calls [cusparse.Scsru2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Scsru2csrBufferSizeExt] is.
-func Scsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal *float32, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo) (uint64, error) {
+func Scsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DevicePtr[float32], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo) (uint64, error) {
 	return cusparse.Scsru2csrBufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info)
 }
 
 // Dcsru2csrBufferSizeExt calls [cusparse.Dcsru2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Dcsru2csrBufferSizeExt] is.
-func Dcsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal *float64, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo) (uint64, error) {
+func Dcsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DevicePtr[float64], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo) (uint64, error) {
 	return cusparse.Dcsru2csrBufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info)
 }
 
 // Ccsru2csrBufferSizeExt calls [cusparse.Ccsru2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Ccsru2csrBufferSizeExt] is.
-func Ccsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal *cudart.Complex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo) (uint64, error) {
+func Ccsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo) (uint64, error) {
 	return cusparse.Ccsru2csrBufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info)
 }
 
 // Zcsru2csrBufferSizeExt calls [cusparse.Zcsru2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.Zcsru2csrBufferSizeExt] is.
-func Zcsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal *cudart.DoubleComplex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo) (uint64, error) {
+func Zcsru2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo) (uint64, error) {
 	return cusparse.Zcsru2csrBufferSizeExt(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, info)
 }
 
 // Scsru2csr calls [cusparse.Scsru2csr].
 //
 // Deprecated: as [cusparse.Scsru2csr] is.
-func Scsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Dcsru2csr calls [cusparse.Dcsru2csr].
 //
 // Deprecated: as [cusparse.Dcsru2csr] is.
-func Dcsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Ccsru2csr calls [cusparse.Ccsru2csr].
 //
 // Deprecated: as [cusparse.Ccsru2csr] is.
-func Ccsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Zcsru2csr calls [cusparse.Zcsru2csr].
 //
 // Deprecated: as [cusparse.Zcsru2csr] is.
-func Zcsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsru2csr(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsru2csr(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Scsr2csru calls [cusparse.Scsr2csru].
 //
 // Deprecated: as [cusparse.Scsr2csru] is.
-func Scsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *float32, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Scsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Dcsr2csru calls [cusparse.Dcsr2csru].
 //
 // Deprecated: as [cusparse.Dcsr2csru] is.
-func Dcsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *float64, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Dcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Ccsr2csru calls [cusparse.Ccsr2csru].
 //
 // Deprecated: as [cusparse.Ccsr2csru] is.
-func Ccsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.Complex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Ccsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // Zcsr2csru calls [cusparse.Zcsr2csru].
 //
 // Deprecated: as [cusparse.Zcsr2csru] is.
-func Zcsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr *int32, csrColInd *int32, info cusparse.Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsr2csru(handle cusparse.Handle, m int32, n int32, nnz int32, descrA cusparse.MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], info cusparse.Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.Zcsr2csru(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, info, buffer)
 }
 
 // SpruneDense2csrBufferSizeExt calls [cusparse.SpruneDense2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.SpruneDense2csrBufferSizeExt] is.
-func SpruneDense2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, threshold *float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func SpruneDense2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.SpruneDense2csrBufferSizeExt(handle, m, n, a, lda, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // DpruneDense2csrBufferSizeExt calls [cusparse.DpruneDense2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.DpruneDense2csrBufferSizeExt] is.
-func DpruneDense2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, threshold *float64, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func DpruneDense2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.DpruneDense2csrBufferSizeExt(handle, m, n, a, lda, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // SpruneDense2csrNnz calls [cusparse.SpruneDense2csrNnz].
 //
 // Deprecated: as [cusparse.SpruneDense2csrNnz] is.
-func SpruneDense2csrNnz(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, threshold *float32, descrC cusparse.MatDescr, csrRowPtrC *int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnz(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneDense2csrNnz(handle, m, n, a, lda, threshold, descrC, csrRowPtrC, nnzTotalDevHostPtr, buffer)
 }
 
 // DpruneDense2csrNnz calls [cusparse.DpruneDense2csrNnz].
 //
 // Deprecated: as [cusparse.DpruneDense2csrNnz] is.
-func DpruneDense2csrNnz(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, threshold *float64, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnz(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneDense2csrNnz(handle, m, n, a, lda, threshold, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, buffer)
 }
 
 // SpruneDense2csr calls [cusparse.SpruneDense2csr].
 //
 // Deprecated: as [cusparse.SpruneDense2csr] is.
-func SpruneDense2csr(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, threshold *float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csr(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneDense2csr(handle, m, n, a, lda, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // DpruneDense2csr calls [cusparse.DpruneDense2csr].
 //
 // Deprecated: as [cusparse.DpruneDense2csr] is.
-func DpruneDense2csr(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, threshold *float64, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csr(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneDense2csr(handle, m, n, a, lda, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // SpruneCsr2csrBufferSizeExt calls [cusparse.SpruneCsr2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.SpruneCsr2csrBufferSizeExt] is.
-func SpruneCsr2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func SpruneCsr2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.SpruneCsr2csrBufferSizeExt(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // DpruneCsr2csrBufferSizeExt calls [cusparse.DpruneCsr2csrBufferSizeExt].
 //
 // Deprecated: as [cusparse.DpruneCsr2csrBufferSizeExt] is.
-func DpruneCsr2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float64, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32) (uint64, error) {
+func DpruneCsr2csrBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32]) (uint64, error) {
 	return cusparse.DpruneCsr2csrBufferSizeExt(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC)
 }
 
 // SpruneCsr2csrNnz calls [cusparse.SpruneCsr2csrNnz].
 //
 // Deprecated: as [cusparse.SpruneCsr2csrNnz] is.
-func SpruneCsr2csrNnz(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float32, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnz(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, buffer)
 }
 
 // DpruneCsr2csrNnz calls [cusparse.DpruneCsr2csrNnz].
 //
 // Deprecated: as [cusparse.DpruneCsr2csrNnz] is.
-func DpruneCsr2csrNnz(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float64, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnz(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneCsr2csrNnz(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, buffer)
 }
 
 // SpruneCsr2csr calls [cusparse.SpruneCsr2csr].
 //
 // Deprecated: as [cusparse.SpruneCsr2csr] is.
-func SpruneCsr2csr(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csr(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneCsr2csr(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // DpruneCsr2csr calls [cusparse.DpruneCsr2csr].
 //
 // Deprecated: as [cusparse.DpruneCsr2csr] is.
-func DpruneCsr2csr(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, threshold *float64, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csr(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneCsr2csr(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, threshold, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, buffer)
 }
 
 // SpruneDense2csrByPercentageBufferSizeExt calls [cusparse.SpruneDense2csrByPercentageBufferSizeExt].
 //
 // Deprecated: as [cusparse.SpruneDense2csrByPercentageBufferSizeExt] is.
-func SpruneDense2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo) (uint64, error) {
+func SpruneDense2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo) (uint64, error) {
 	return cusparse.SpruneDense2csrByPercentageBufferSizeExt(handle, m, n, a, lda, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info)
 }
 
 // DpruneDense2csrByPercentageBufferSizeExt calls [cusparse.DpruneDense2csrByPercentageBufferSizeExt].
 //
 // Deprecated: as [cusparse.DpruneDense2csrByPercentageBufferSizeExt] is.
-func DpruneDense2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo) (uint64, error) {
+func DpruneDense2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo) (uint64, error) {
 	return cusparse.DpruneDense2csrByPercentageBufferSizeExt(handle, m, n, a, lda, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info)
 }
 
 // SpruneDense2csrNnzByPercentage calls [cusparse.SpruneDense2csrNnzByPercentage].
 //
 // Deprecated: as [cusparse.SpruneDense2csrNnzByPercentage] is.
-func SpruneDense2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, percentage float32, descrC cusparse.MatDescr, csrRowPtrC *int32, nnzTotalDevHostPtr *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC cusparse.MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneDense2csrNnzByPercentage(handle, m, n, a, lda, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)
 }
 
 // DpruneDense2csrNnzByPercentage calls [cusparse.DpruneDense2csrNnzByPercentage].
 //
 // Deprecated: as [cusparse.DpruneDense2csrNnzByPercentage] is.
-func DpruneDense2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, percentage float32, descrC cusparse.MatDescr, csrRowPtrC *int32, nnzTotalDevHostPtr *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC cusparse.MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneDense2csrNnzByPercentage(handle, m, n, a, lda, percentage, descrC, csrRowPtrC, nnzTotalDevHostPtr, info, buffer)
 }
 
 // SpruneDense2csrByPercentage calls [cusparse.SpruneDense2csrByPercentage].
 //
 // Deprecated: as [cusparse.SpruneDense2csrByPercentage] is.
-func SpruneDense2csrByPercentage(handle cusparse.Handle, m int32, n int32, a *float32, lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrByPercentage(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneDense2csrByPercentage(handle, m, n, a, lda, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info, buffer)
 }
 
 // DpruneDense2csrByPercentage calls [cusparse.DpruneDense2csrByPercentage].
 //
 // Deprecated: as [cusparse.DpruneDense2csrByPercentage] is.
-func DpruneDense2csrByPercentage(handle cusparse.Handle, m int32, n int32, a *float64, lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrByPercentage(handle cusparse.Handle, m int32, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneDense2csrByPercentage(handle, m, n, a, lda, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info, buffer)
 }
 
 // SpruneCsr2csrByPercentageBufferSizeExt calls [cusparse.SpruneCsr2csrByPercentageBufferSizeExt].
 //
 // Deprecated: as [cusparse.SpruneCsr2csrByPercentageBufferSizeExt] is.
-func SpruneCsr2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo) (uint64, error) {
+func SpruneCsr2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo) (uint64, error) {
 	return cusparse.SpruneCsr2csrByPercentageBufferSizeExt(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info)
 }
 
 // DpruneCsr2csrByPercentageBufferSizeExt calls [cusparse.DpruneCsr2csrByPercentageBufferSizeExt].
 //
 // Deprecated: as [cusparse.DpruneCsr2csrByPercentageBufferSizeExt] is.
-func DpruneCsr2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo) (uint64, error) {
+func DpruneCsr2csrByPercentageBufferSizeExt(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo) (uint64, error) {
 	return cusparse.DpruneCsr2csrByPercentageBufferSizeExt(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info)
 }
 
 // SpruneCsr2csrNnzByPercentage calls [cusparse.SpruneCsr2csrNnzByPercentage].
 //
 // Deprecated: as [cusparse.SpruneCsr2csrNnzByPercentage] is.
-func SpruneCsr2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, info, buffer)
 }
 
 // DpruneCsr2csrNnzByPercentage calls [cusparse.DpruneCsr2csrNnzByPercentage].
 //
 // Deprecated: as [cusparse.DpruneCsr2csrNnzByPercentage] is.
-func DpruneCsr2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedRowPtrC *int32, nnzTotalDevHostPtr *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnzByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneCsr2csrNnzByPercentage(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedRowPtrC, nnzTotalDevHostPtr, info, buffer)
 }
 
 // SpruneCsr2csrByPercentage calls [cusparse.SpruneCsr2csrByPercentage].
 //
 // Deprecated: as [cusparse.SpruneCsr2csrByPercentage] is.
-func SpruneCsr2csrByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float32, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float32, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.SpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info, buffer)
 }
 
 // DpruneCsr2csrByPercentage calls [cusparse.DpruneCsr2csrByPercentage].
 //
 // Deprecated: as [cusparse.DpruneCsr2csrByPercentage] is.
-func DpruneCsr2csrByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA *float64, csrSortedRowPtrA *int32, csrSortedColIndA *int32, percentage float32, descrC cusparse.MatDescr, csrSortedValC *float64, csrSortedRowPtrC *int32, csrSortedColIndC *int32, info cusparse.PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrByPercentage(handle cusparse.Handle, m int32, n int32, nnzA int32, descrA cusparse.MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA ffi.DevicePtr[int32], csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC cusparse.MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC ffi.DevicePtr[int32], csrSortedColIndC ffi.DevicePtr[int32], info cusparse.PruneInfo, buffer ffi.DeviceAddr) error {
 	return cusparse.DpruneCsr2csrByPercentage(handle, m, n, nnzA, descrA, csrSortedValA, csrSortedRowPtrA, csrSortedColIndA, percentage, descrC, csrSortedValC, csrSortedRowPtrC, csrSortedColIndC, info, buffer)
 }
 
 // Csr2cscEx2 calls [cusparse.Csr2cscEx2].
-func Csr2cscEx2(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal unsafe.Pointer, csrRowPtr *int32, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr *int32, cscRowInd *int32, valType cudart.DataType, copyValues cusparse.Action, idxBase cusparse.IndexBase, alg cusparse.Csr2CscAlg, buffer unsafe.Pointer) error {
+func Csr2cscEx2(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr ffi.DevicePtr[int32], cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues cusparse.Action, idxBase cusparse.IndexBase, alg cusparse.Csr2CscAlg, buffer ffi.DeviceAddr) error {
 	return cusparse.Csr2cscEx2(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg, buffer)
 }
 
 // Csr2cscEx2BufferSize calls [cusparse.Csr2cscEx2BufferSize].
-func Csr2cscEx2BufferSize(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal unsafe.Pointer, csrRowPtr *int32, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr *int32, cscRowInd *int32, valType cudart.DataType, copyValues cusparse.Action, idxBase cusparse.IndexBase, alg cusparse.Csr2CscAlg) (uint64, error) {
+func Csr2cscEx2BufferSize(handle cusparse.Handle, m int32, n int32, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr ffi.DevicePtr[int32], csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr ffi.DevicePtr[int32], cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues cusparse.Action, idxBase cusparse.IndexBase, alg cusparse.Csr2CscAlg) (uint64, error) {
 	return cusparse.Csr2cscEx2BufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal, cscColPtr, cscRowInd, valType, copyValues, idxBase, alg)
 }
 
 // CreateSpVec calls [cusparse.CreateSpVec].
-func CreateSpVec(size int64, nnz int64, indices unsafe.Pointer, values unsafe.Pointer, idxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpVecDescr, error) {
+func CreateSpVec(size int64, nnz int64, indices ffi.DeviceAddr, values ffi.DeviceAddr, idxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpVecDescr, error) {
 	return cusparse.CreateSpVec(size, nnz, indices, values, idxType, idxBase, valueType)
 }
 
 // CreateConstSpVec calls [cusparse.CreateConstSpVec].
-func CreateConstSpVec(size int64, nnz int64, indices unsafe.Pointer, values unsafe.Pointer, idxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpVecDescr, error) {
+func CreateConstSpVec(size int64, nnz int64, indices ffi.DeviceAddr, values ffi.DeviceAddr, idxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpVecDescr, error) {
 	return cusparse.CreateConstSpVec(size, nnz, indices, values, idxType, idxBase, valueType)
 }
 
@@ -2455,17 +2455,17 @@ func ConstSpVecGetValues(spVecDescr cusparse.ConstSpVecDescr, values *unsafe.Poi
 }
 
 // SpVecSetValues calls [cusparse.SpVecSetValues].
-func SpVecSetValues(spVecDescr cusparse.SpVecDescr, values unsafe.Pointer) error {
+func SpVecSetValues(spVecDescr cusparse.SpVecDescr, values ffi.DeviceAddr) error {
 	return cusparse.SpVecSetValues(spVecDescr, values)
 }
 
 // CreateDnVec calls [cusparse.CreateDnVec].
-func CreateDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (cusparse.DnVecDescr, error) {
+func CreateDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (cusparse.DnVecDescr, error) {
 	return cusparse.CreateDnVec(size, values, valueType)
 }
 
 // CreateConstDnVec calls [cusparse.CreateConstDnVec].
-func CreateConstDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (cusparse.ConstDnVecDescr, error) {
+func CreateConstDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (cusparse.ConstDnVecDescr, error) {
 	return cusparse.CreateConstDnVec(size, values, valueType)
 }
 
@@ -2495,7 +2495,7 @@ func ConstDnVecGetValues(dnVecDescr cusparse.ConstDnVecDescr, values *unsafe.Poi
 }
 
 // DnVecSetValues calls [cusparse.DnVecSetValues].
-func DnVecSetValues(dnVecDescr cusparse.DnVecDescr, values unsafe.Pointer) error {
+func DnVecSetValues(dnVecDescr cusparse.DnVecDescr, values ffi.DeviceAddr) error {
 	return cusparse.DnVecSetValues(dnVecDescr, values)
 }
 
@@ -2525,7 +2525,7 @@ func ConstSpMatGetValues(spMatDescr cusparse.ConstSpMatDescr, values *unsafe.Poi
 }
 
 // SpMatSetValues calls [cusparse.SpMatSetValues].
-func SpMatSetValues(spMatDescr cusparse.SpMatDescr, values unsafe.Pointer) error {
+func SpMatSetValues(spMatDescr cusparse.SpMatDescr, values ffi.DeviceAddr) error {
 	return cusparse.SpMatSetValues(spMatDescr, values)
 }
 
@@ -2565,22 +2565,22 @@ func SpMatSetAttribute(spMatDescr cusparse.SpMatDescr, attribute cusparse.SpMatA
 }
 
 // CreateCsr calls [cusparse.CreateCsr].
-func CreateCsr(rows int64, cols int64, nnz int64, csrRowOffsets unsafe.Pointer, csrColInd unsafe.Pointer, csrValues unsafe.Pointer, csrRowOffsetsType cusparse.IndexType, csrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
+func CreateCsr(rows int64, cols int64, nnz int64, csrRowOffsets ffi.DeviceAddr, csrColInd ffi.DeviceAddr, csrValues ffi.DeviceAddr, csrRowOffsetsType cusparse.IndexType, csrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateCsr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)
 }
 
 // CreateConstCsr calls [cusparse.CreateConstCsr].
-func CreateConstCsr(rows int64, cols int64, nnz int64, csrRowOffsets unsafe.Pointer, csrColInd unsafe.Pointer, csrValues unsafe.Pointer, csrRowOffsetsType cusparse.IndexType, csrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
+func CreateConstCsr(rows int64, cols int64, nnz int64, csrRowOffsets ffi.DeviceAddr, csrColInd ffi.DeviceAddr, csrValues ffi.DeviceAddr, csrRowOffsetsType cusparse.IndexType, csrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstCsr(rows, cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType)
 }
 
 // CreateCsc calls [cusparse.CreateCsc].
-func CreateCsc(rows int64, cols int64, nnz int64, cscColOffsets unsafe.Pointer, cscRowInd unsafe.Pointer, cscValues unsafe.Pointer, cscColOffsetsType cusparse.IndexType, cscRowIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
+func CreateCsc(rows int64, cols int64, nnz int64, cscColOffsets ffi.DeviceAddr, cscRowInd ffi.DeviceAddr, cscValues ffi.DeviceAddr, cscColOffsetsType cusparse.IndexType, cscRowIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateCsc(rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)
 }
 
 // CreateConstCsc calls [cusparse.CreateConstCsc].
-func CreateConstCsc(rows int64, cols int64, nnz int64, cscColOffsets unsafe.Pointer, cscRowInd unsafe.Pointer, cscValues unsafe.Pointer, cscColOffsetsType cusparse.IndexType, cscRowIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
+func CreateConstCsc(rows int64, cols int64, nnz int64, cscColOffsets ffi.DeviceAddr, cscRowInd ffi.DeviceAddr, cscValues ffi.DeviceAddr, cscColOffsetsType cusparse.IndexType, cscRowIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstCsc(rows, cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType)
 }
 
@@ -2605,32 +2605,32 @@ func ConstCscGet(spMatDescr cusparse.ConstSpMatDescr, rows *int64, cols *int64, 
 }
 
 // CsrSetPointers calls [cusparse.CsrSetPointers].
-func CsrSetPointers(spMatDescr cusparse.SpMatDescr, csrRowOffsets unsafe.Pointer, csrColInd unsafe.Pointer, csrValues unsafe.Pointer) error {
+func CsrSetPointers(spMatDescr cusparse.SpMatDescr, csrRowOffsets ffi.DeviceAddr, csrColInd ffi.DeviceAddr, csrValues ffi.DeviceAddr) error {
 	return cusparse.CsrSetPointers(spMatDescr, csrRowOffsets, csrColInd, csrValues)
 }
 
 // CscSetPointers calls [cusparse.CscSetPointers].
-func CscSetPointers(spMatDescr cusparse.SpMatDescr, cscColOffsets unsafe.Pointer, cscRowInd unsafe.Pointer, cscValues unsafe.Pointer) error {
+func CscSetPointers(spMatDescr cusparse.SpMatDescr, cscColOffsets ffi.DeviceAddr, cscRowInd ffi.DeviceAddr, cscValues ffi.DeviceAddr) error {
 	return cusparse.CscSetPointers(spMatDescr, cscColOffsets, cscRowInd, cscValues)
 }
 
 // CreateBsr calls [cusparse.CreateBsr].
-func CreateBsr(brows int64, bcols int64, bnnz int64, rowBlockSize int64, colBlockSize int64, bsrRowOffsets unsafe.Pointer, bsrColInd unsafe.Pointer, bsrValues unsafe.Pointer, bsrRowOffsetsType cusparse.IndexType, bsrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType, order cusparse.Order) (cusparse.SpMatDescr, error) {
+func CreateBsr(brows int64, bcols int64, bnnz int64, rowBlockSize int64, colBlockSize int64, bsrRowOffsets ffi.DeviceAddr, bsrColInd ffi.DeviceAddr, bsrValues ffi.DeviceAddr, bsrRowOffsetsType cusparse.IndexType, bsrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType, order cusparse.Order) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order)
 }
 
 // CreateConstBsr calls [cusparse.CreateConstBsr].
-func CreateConstBsr(brows int64, bcols int64, bnnz int64, rowBlockDim int64, colBlockDim int64, bsrRowOffsets unsafe.Pointer, bsrColInd unsafe.Pointer, bsrValues unsafe.Pointer, bsrRowOffsetsType cusparse.IndexType, bsrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType, order cusparse.Order) (cusparse.ConstSpMatDescr, error) {
+func CreateConstBsr(brows int64, bcols int64, bnnz int64, rowBlockDim int64, colBlockDim int64, bsrRowOffsets ffi.DeviceAddr, bsrColInd ffi.DeviceAddr, bsrValues ffi.DeviceAddr, bsrRowOffsetsType cusparse.IndexType, bsrColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType, order cusparse.Order) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order)
 }
 
 // CreateCoo calls [cusparse.CreateCoo].
-func CreateCoo(rows int64, cols int64, nnz int64, cooRowInd unsafe.Pointer, cooColInd unsafe.Pointer, cooValues unsafe.Pointer, cooIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
+func CreateCoo(rows int64, cols int64, nnz int64, cooRowInd ffi.DeviceAddr, cooColInd ffi.DeviceAddr, cooValues ffi.DeviceAddr, cooIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateCoo(rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)
 }
 
 // CreateConstCoo calls [cusparse.CreateConstCoo].
-func CreateConstCoo(rows int64, cols int64, nnz int64, cooRowInd unsafe.Pointer, cooColInd unsafe.Pointer, cooValues unsafe.Pointer, cooIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
+func CreateConstCoo(rows int64, cols int64, nnz int64, cooRowInd ffi.DeviceAddr, cooColInd ffi.DeviceAddr, cooValues ffi.DeviceAddr, cooIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstCoo(rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType)
 }
 
@@ -2645,17 +2645,17 @@ func ConstCooGet(spMatDescr cusparse.ConstSpMatDescr, rows *int64, cols *int64, 
 }
 
 // CooSetPointers calls [cusparse.CooSetPointers].
-func CooSetPointers(spMatDescr cusparse.SpMatDescr, cooRows unsafe.Pointer, cooColumns unsafe.Pointer, cooValues unsafe.Pointer) error {
+func CooSetPointers(spMatDescr cusparse.SpMatDescr, cooRows ffi.DeviceAddr, cooColumns ffi.DeviceAddr, cooValues ffi.DeviceAddr) error {
 	return cusparse.CooSetPointers(spMatDescr, cooRows, cooColumns, cooValues)
 }
 
 // CreateBlockedEll calls [cusparse.CreateBlockedEll].
-func CreateBlockedEll(rows int64, cols int64, ellBlockSize int64, ellCols int64, ellColInd unsafe.Pointer, ellValue unsafe.Pointer, ellIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
+func CreateBlockedEll(rows int64, cols int64, ellBlockSize int64, ellCols int64, ellColInd ffi.DeviceAddr, ellValue ffi.DeviceAddr, ellIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateBlockedEll(rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)
 }
 
 // CreateConstBlockedEll calls [cusparse.CreateConstBlockedEll].
-func CreateConstBlockedEll(rows int64, cols int64, ellBlockSize int64, ellCols int64, ellColInd unsafe.Pointer, ellValue unsafe.Pointer, ellIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
+func CreateConstBlockedEll(rows int64, cols int64, ellBlockSize int64, ellCols int64, ellColInd ffi.DeviceAddr, ellValue ffi.DeviceAddr, ellIdxType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase, valueType)
 }
 
@@ -2670,22 +2670,22 @@ func ConstBlockedEllGet(spMatDescr cusparse.ConstSpMatDescr, rows *int64, cols *
 }
 
 // CreateSlicedEll calls [cusparse.CreateSlicedEll].
-func CreateSlicedEll(rows int64, cols int64, nnz int64, sellValuesSize int64, sliceSize int64, sellSliceOffsets unsafe.Pointer, sellColInd unsafe.Pointer, sellValues unsafe.Pointer, sellSliceOffsetsType cusparse.IndexType, sellColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
+func CreateSlicedEll(rows int64, cols int64, nnz int64, sellValuesSize int64, sliceSize int64, sellSliceOffsets ffi.DeviceAddr, sellColInd ffi.DeviceAddr, sellValues ffi.DeviceAddr, sellSliceOffsetsType cusparse.IndexType, sellColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.SpMatDescr, error) {
 	return cusparse.CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize, sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, valueType)
 }
 
 // CreateConstSlicedEll calls [cusparse.CreateConstSlicedEll].
-func CreateConstSlicedEll(rows int64, cols int64, nnz int64, sellValuesSize int64, sliceSize int64, sellSliceOffsets unsafe.Pointer, sellColInd unsafe.Pointer, sellValues unsafe.Pointer, sellSliceOffsetsType cusparse.IndexType, sellColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
+func CreateConstSlicedEll(rows int64, cols int64, nnz int64, sellValuesSize int64, sliceSize int64, sellSliceOffsets ffi.DeviceAddr, sellColInd ffi.DeviceAddr, sellValues ffi.DeviceAddr, sellSliceOffsetsType cusparse.IndexType, sellColIndType cusparse.IndexType, idxBase cusparse.IndexBase, valueType cudart.DataType) (cusparse.ConstSpMatDescr, error) {
 	return cusparse.CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize, sellSliceOffsets, sellColInd, sellValues, sellSliceOffsetsType, sellColIndType, idxBase, valueType)
 }
 
 // CreateDnMat calls [cusparse.CreateDnMat].
-func CreateDnMat(rows int64, cols int64, ld int64, values unsafe.Pointer, valueType cudart.DataType, order cusparse.Order) (cusparse.DnMatDescr, error) {
+func CreateDnMat(rows int64, cols int64, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order cusparse.Order) (cusparse.DnMatDescr, error) {
 	return cusparse.CreateDnMat(rows, cols, ld, values, valueType, order)
 }
 
 // CreateConstDnMat calls [cusparse.CreateConstDnMat].
-func CreateConstDnMat(rows int64, cols int64, ld int64, values unsafe.Pointer, valueType cudart.DataType, order cusparse.Order) (cusparse.ConstDnMatDescr, error) {
+func CreateConstDnMat(rows int64, cols int64, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order cusparse.Order) (cusparse.ConstDnMatDescr, error) {
 	return cusparse.CreateConstDnMat(rows, cols, ld, values, valueType, order)
 }
 
@@ -2715,7 +2715,7 @@ func ConstDnMatGetValues(dnMatDescr cusparse.ConstDnMatDescr, values *unsafe.Poi
 }
 
 // DnMatSetValues calls [cusparse.DnMatSetValues].
-func DnMatSetValues(dnMatDescr cusparse.DnMatDescr, values unsafe.Pointer) error {
+func DnMatSetValues(dnMatDescr cusparse.DnMatDescr, values ffi.DeviceAddr) error {
 	return cusparse.DnMatSetValues(dnMatDescr, values)
 }
 
@@ -2732,7 +2732,7 @@ func DnMatGetStridedBatch(dnMatDescr cusparse.ConstDnMatDescr, batchCount *int32
 // Axpby calls [cusparse.Axpby].
 //
 // Deprecated: as [cusparse.Axpby] is.
-func Axpby(handle cusparse.Handle, alpha unsafe.Pointer, vecX cusparse.ConstSpVecDescr, beta unsafe.Pointer, vecY cusparse.DnVecDescr) error {
+func Axpby(handle cusparse.Handle, alpha ffi.HostOrDeviceAddr, vecX cusparse.ConstSpVecDescr, beta ffi.HostOrDeviceAddr, vecY cusparse.DnVecDescr) error {
 	return cusparse.Axpby(handle, alpha, vecX, beta, vecY)
 }
 
@@ -2749,21 +2749,21 @@ func Scatter(handle cusparse.Handle, vecX cusparse.ConstSpVecDescr, vecY cuspars
 // Rot calls [cusparse.Rot].
 //
 // Deprecated: as [cusparse.Rot] is.
-func Rot(handle cusparse.Handle, c_coeff unsafe.Pointer, s_coeff unsafe.Pointer, vecX cusparse.SpVecDescr, vecY cusparse.DnVecDescr) error {
+func Rot(handle cusparse.Handle, c_coeff ffi.HostOrDeviceAddr, s_coeff ffi.HostOrDeviceAddr, vecX cusparse.SpVecDescr, vecY cusparse.DnVecDescr) error {
 	return cusparse.Rot(handle, c_coeff, s_coeff, vecX, vecY)
 }
 
 // SpVVBufferSize calls [cusparse.SpVVBufferSize].
 //
 // Deprecated: as [cusparse.SpVVBufferSize] is.
-func SpVVBufferSize(handle cusparse.Handle, opX cusparse.Operation, vecX cusparse.ConstSpVecDescr, vecY cusparse.ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType) (uint64, error) {
+func SpVVBufferSize(handle cusparse.Handle, opX cusparse.Operation, vecX cusparse.ConstSpVecDescr, vecY cusparse.ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType) (uint64, error) {
 	return cusparse.SpVVBufferSize(handle, opX, vecX, vecY, result, computeType)
 }
 
 // SpVV calls [cusparse.SpVV].
 //
 // Deprecated: as [cusparse.SpVV] is.
-func SpVV(handle cusparse.Handle, opX cusparse.Operation, vecX cusparse.ConstSpVecDescr, vecY cusparse.ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType, externalBuffer unsafe.Pointer) error {
+func SpVV(handle cusparse.Handle, opX cusparse.Operation, vecX cusparse.ConstSpVecDescr, vecY cusparse.ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpVV(handle, opX, vecX, vecY, result, computeType, externalBuffer)
 }
 
@@ -2773,7 +2773,7 @@ func SparseToDenseBufferSize(handle cusparse.Handle, matA cusparse.ConstSpMatDes
 }
 
 // SparseToDense calls [cusparse.SparseToDense].
-func SparseToDense(handle cusparse.Handle, matA cusparse.ConstSpMatDescr, matB cusparse.DnMatDescr, alg cusparse.SparseToDenseAlg, externalBuffer unsafe.Pointer) error {
+func SparseToDense(handle cusparse.Handle, matA cusparse.ConstSpMatDescr, matB cusparse.DnMatDescr, alg cusparse.SparseToDenseAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SparseToDense(handle, matA, matB, alg, externalBuffer)
 }
 
@@ -2783,27 +2783,27 @@ func DenseToSparseBufferSize(handle cusparse.Handle, matA cusparse.ConstDnMatDes
 }
 
 // DenseToSparseAnalysis calls [cusparse.DenseToSparseAnalysis].
-func DenseToSparseAnalysis(handle cusparse.Handle, matA cusparse.ConstDnMatDescr, matB cusparse.SpMatDescr, alg cusparse.DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseAnalysis(handle cusparse.Handle, matA cusparse.ConstDnMatDescr, matB cusparse.SpMatDescr, alg cusparse.DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.DenseToSparseAnalysis(handle, matA, matB, alg, externalBuffer)
 }
 
 // DenseToSparseConvert calls [cusparse.DenseToSparseConvert].
-func DenseToSparseConvert(handle cusparse.Handle, matA cusparse.ConstDnMatDescr, matB cusparse.SpMatDescr, alg cusparse.DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseConvert(handle cusparse.Handle, matA cusparse.ConstDnMatDescr, matB cusparse.SpMatDescr, alg cusparse.DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.DenseToSparseConvert(handle, matA, matB, alg, externalBuffer)
 }
 
 // SpMV calls [cusparse.SpMV].
-func SpMV(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta unsafe.Pointer, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMV(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)
 }
 
 // SpMVBufferSize calls [cusparse.SpMVBufferSize].
-func SpMVBufferSize(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta unsafe.Pointer, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg) (uint64, error) {
+func SpMVBufferSize(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg) (uint64, error) {
 	return cusparse.SpMVBufferSize(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg)
 }
 
 // SpMVPreprocess calls [cusparse.SpMVPreprocess].
-func SpMVPreprocess(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta unsafe.Pointer, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMVPreprocess(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpMVPreprocess(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg, externalBuffer)
 }
 
@@ -2818,22 +2818,22 @@ func SpSVDestroyDescr(descr cusparse.SpSVDescr) error {
 }
 
 // SpSVBufferSize calls [cusparse.SpSVBufferSize].
-func SpSVBufferSize(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr) (uint64, error) {
+func SpSVBufferSize(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr) (uint64, error) {
 	return cusparse.SpSVBufferSize(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr)
 }
 
 // SpSVAnalysis calls [cusparse.SpSVAnalysis].
-func SpSVAnalysis(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr, externalBuffer unsafe.Pointer) error {
+func SpSVAnalysis(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpSVAnalysis(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, externalBuffer)
 }
 
 // SpSVSolve calls [cusparse.SpSVSolve].
-func SpSVSolve(handle cusparse.Handle, opA cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr) error {
+func SpSVSolve(handle cusparse.Handle, opA cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, vecX cusparse.ConstDnVecDescr, vecY cusparse.DnVecDescr, computeType cudart.DataType, alg cusparse.SpSVAlg, spsvDescr cusparse.SpSVDescr) error {
 	return cusparse.SpSVSolve(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr)
 }
 
 // SpSVUpdateMatrix calls [cusparse.SpSVUpdateMatrix].
-func SpSVUpdateMatrix(handle cusparse.Handle, spsvDescr cusparse.SpSVDescr, newValues unsafe.Pointer, updatePart cusparse.SpSVUpdate) error {
+func SpSVUpdateMatrix(handle cusparse.Handle, spsvDescr cusparse.SpSVDescr, newValues ffi.DeviceAddr, updatePart cusparse.SpSVUpdate) error {
 	return cusparse.SpSVUpdateMatrix(handle, spsvDescr, newValues, updatePart)
 }
 
@@ -2848,37 +2848,37 @@ func SpSMDestroyDescr(descr cusparse.SpSMDescr) error {
 }
 
 // SpSMBufferSize calls [cusparse.SpSMBufferSize].
-func SpSMBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr) (uint64, error) {
+func SpSMBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr) (uint64, error) {
 	return cusparse.SpSMBufferSize(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr)
 }
 
 // SpSMAnalysis calls [cusparse.SpSMAnalysis].
-func SpSMAnalysis(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr, externalBuffer unsafe.Pointer) error {
+func SpSMAnalysis(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpSMAnalysis(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr, externalBuffer)
 }
 
 // SpSMSolve calls [cusparse.SpSMSolve].
-func SpSMSolve(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr) error {
+func SpSMSolve(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpSMAlg, spsmDescr cusparse.SpSMDescr) error {
 	return cusparse.SpSMSolve(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr)
 }
 
 // SpSMUpdateMatrix calls [cusparse.SpSMUpdateMatrix].
-func SpSMUpdateMatrix(handle cusparse.Handle, spsmDescr cusparse.SpSMDescr, newValues unsafe.Pointer, updatePart cusparse.SpSMUpdate) error {
+func SpSMUpdateMatrix(handle cusparse.Handle, spsmDescr cusparse.SpSMDescr, newValues ffi.DeviceAddr, updatePart cusparse.SpSMUpdate) error {
 	return cusparse.SpSMUpdateMatrix(handle, spsmDescr, newValues, updatePart)
 }
 
 // SpMMBufferSize calls [cusparse.SpMMBufferSize].
-func SpMMBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg) (uint64, error) {
+func SpMMBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg) (uint64, error) {
 	return cusparse.SpMMBufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
 }
 
 // SpMMPreprocess calls [cusparse.SpMMPreprocess].
-func SpMMPreprocess(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMMPreprocess(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpMMPreprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)
 }
 
 // SpMM calls [cusparse.SpMM].
-func SpMM(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMM(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.DnMatDescr, computeType cudart.DataType, alg cusparse.SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)
 }
 
@@ -2893,7 +2893,7 @@ func SpGEMMDestroyDescr(descr cusparse.SpGEMMDescr) error {
 }
 
 // SpGEMMWorkEstimation calls [cusparse.SpGEMMWorkEstimation].
-func SpGEMMWorkEstimation(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMWorkEstimation(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	return cusparse.SpGEMMWorkEstimation(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize1, externalBuffer1)
 }
 
@@ -2903,52 +2903,52 @@ func SpGEMMGetNumProducts(spgemmDescr cusparse.SpGEMMDescr, num_prods *int64) er
 }
 
 // SpGEMMEstimateMemory calls [cusparse.SpGEMMEstimateMemory].
-func SpGEMMEstimateMemory(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize2 *uint64) error {
+func SpGEMMEstimateMemory(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize2 *uint64) error {
 	return cusparse.SpGEMMEstimateMemory(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, chunk_fraction, bufferSize3, externalBuffer3, bufferSize2)
 }
 
 // SpGEMMCompute calls [cusparse.SpGEMMCompute].
-func SpGEMMCompute(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer) error {
+func SpGEMMCompute(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr) error {
 	return cusparse.SpGEMMCompute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr, bufferSize2, externalBuffer2)
 }
 
 // SpGEMMCopy calls [cusparse.SpGEMMCopy].
-func SpGEMMCopy(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr) error {
+func SpGEMMCopy(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr) error {
 	return cusparse.SpGEMMCopy(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)
 }
 
 // SpGEMMreuseWorkEstimation calls [cusparse.SpGEMMreuseWorkEstimation].
-func SpGEMMreuseWorkEstimation(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMreuseWorkEstimation(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	return cusparse.SpGEMMreuseWorkEstimation(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize1, externalBuffer1)
 }
 
 // SpGEMMreuseNnz calls [cusparse.SpGEMMreuseNnz].
-func SpGEMMreuseNnz(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize4 *uint64, externalBuffer4 unsafe.Pointer) error {
+func SpGEMMreuseNnz(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize4 *uint64, externalBuffer4 ffi.DeviceAddr) error {
 	return cusparse.SpGEMMreuseNnz(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize2, externalBuffer2, bufferSize3, externalBuffer3, bufferSize4, externalBuffer4)
 }
 
 // SpGEMMreuseCopy calls [cusparse.SpGEMMreuseCopy].
-func SpGEMMreuseCopy(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 unsafe.Pointer) error {
+func SpGEMMreuseCopy(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, matC cusparse.SpMatDescr, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 ffi.DeviceAddr) error {
 	return cusparse.SpGEMMreuseCopy(handle, opA, opB, matA, matB, matC, alg, spgemmDescr, bufferSize5, externalBuffer5)
 }
 
 // SpGEMMreuseCompute calls [cusparse.SpGEMMreuseCompute].
-func SpGEMMreuseCompute(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr) error {
+func SpGEMMreuseCompute(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstSpMatDescr, matB cusparse.ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SpGEMMAlg, spgemmDescr cusparse.SpGEMMDescr) error {
 	return cusparse.SpGEMMreuseCompute(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, spgemmDescr)
 }
 
 // SddmmBufferSize calls [cusparse.SddmmBufferSize].
-func SddmmBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg) (uint64, error) {
+func SddmmBufferSize(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg) (uint64, error) {
 	return cusparse.SddmmBufferSize(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg)
 }
 
 // SddmmPreprocess calls [cusparse.SddmmPreprocess].
-func SddmmPreprocess(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func SddmmPreprocess(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SddmmPreprocess(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)
 }
 
 // Sddmm calls [cusparse.Sddmm].
-func Sddmm(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha unsafe.Pointer, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta unsafe.Pointer, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func Sddmm(handle cusparse.Handle, opA cusparse.Operation, opB cusparse.Operation, alpha ffi.HostOrDeviceAddr, matA cusparse.ConstDnMatDescr, matB cusparse.ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC cusparse.SpMatDescr, computeType cudart.DataType, alg cusparse.SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.Sddmm(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg, externalBuffer)
 }
 
@@ -2958,7 +2958,7 @@ func SpMMOpCreatePlan(handle cusparse.Handle, plan *cusparse.SpMMOpPlan, opA cus
 }
 
 // SpMMOp calls [cusparse.SpMMOp].
-func SpMMOp(plan cusparse.SpMMOpPlan, externalBuffer unsafe.Pointer) error {
+func SpMMOp(plan cusparse.SpMMOpPlan, externalBuffer ffi.DeviceAddr) error {
 	return cusparse.SpMMOp(plan, externalBuffer)
 }
 

@@ -4,6 +4,7 @@
 package cusparse
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda12/cudart"
 	"runtime"
@@ -556,34 +557,31 @@ func DestroyPruneInfo(info PruneInfo) error {
 }
 
 // Sgemvi wraps cusparseSgemvi (symbol cusparseSgemvi, cusparse.h).
-func Sgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float32, lda, nnz int32, xVal *float32, xInd *int32, beta, y *float32, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Sgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda, nnz int32, xVal ffi.DevicePtr[float32], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procSgemvi.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -603,34 +601,31 @@ func SgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 }
 
 // Dgemvi wraps cusparseDgemvi (symbol cusparseDgemvi, cusparse.h).
-func Dgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float64, lda, nnz int32, xVal *float64, xInd *int32, beta, y *float64, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Dgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda, nnz int32, xVal ffi.DevicePtr[float64], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procDgemvi.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -650,40 +645,37 @@ func DgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 }
 
 // Cgemvi wraps cusparseCgemvi (symbol cusparseCgemvi, cusparse.h).
-func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Complex, lda, nnz int32, xVal *cudart.Complex, xInd *int32, beta, y *cudart.Complex, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Cgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda, nnz int32, xVal ffi.DevicePtr[cudart.Complex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procCgemvi.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -703,40 +695,37 @@ func CgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 }
 
 // Zgemvi wraps cusparseZgemvi (symbol cusparseZgemvi, cusparse.h).
-func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda, nnz int32, xVal *cudart.DoubleComplex, xInd *int32, beta, y *cudart.DoubleComplex, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Zgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda, nnz int32, xVal ffi.DevicePtr[cudart.DoubleComplex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procZgemvi.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -756,11 +745,13 @@ func ZgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 }
 
 // Sbsrmv wraps cusparseSbsrmv (symbol cusparseSbsrmv, cusparse.h).
-func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float32) error {
+func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	sym, err := procSbsrmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -768,23 +759,18 @@ func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -792,11 +778,13 @@ func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Dbsrmv wraps cusparseDbsrmv (symbol cusparseDbsrmv, cusparse.h).
-func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float64) error {
+func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	sym, err := procDbsrmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -804,23 +792,18 @@ func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -828,15 +811,17 @@ func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Cbsrmv wraps cusparseCbsrmv (symbol cusparseCbsrmv, cusparse.h).
-func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
+func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCbsrmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -846,23 +831,18 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -870,15 +850,17 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Zbsrmv wraps cusparseZbsrmv (symbol cusparseZbsrmv, cusparse.h).
-func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
+func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZbsrmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -888,23 +870,18 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -914,11 +891,13 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 // Sbsrxmv wraps cusparseSbsrxmv (symbol cusparseSbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrxmv deprecated.
-func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float32) error {
+func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	sym, err := procSbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -927,27 +906,20 @@ func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -957,11 +929,13 @@ func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Dbsrxmv wraps cusparseDbsrxmv (symbol cusparseDbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrxmv deprecated.
-func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float64) error {
+func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	sym, err := procDbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -970,27 +944,20 @@ func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1000,15 +967,17 @@ func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Cbsrxmv wraps cusparseCbsrxmv (symbol cusparseCbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrxmv deprecated.
-func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
+func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1019,27 +988,20 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1049,15 +1011,17 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Zbsrxmv wraps cusparseZbsrxmv (symbol cusparseZbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrxmv deprecated.
-func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
+func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1068,27 +1032,20 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1099,12 +1056,13 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // cusparseXbsrsv2_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrsv2_zeroPivot deprecated.
-func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position *int32) error {
+func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrsv2ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrsv2ZeroPivot, Status(r))
 }
@@ -1113,7 +1071,7 @@ func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position *int32) error {
 // cusparseSbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSize deprecated.
-func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1125,16 +1083,13 @@ func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1146,7 +1101,7 @@ func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseDbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSize deprecated.
-func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1158,16 +1113,13 @@ func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1179,7 +1131,7 @@ func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseCbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSize deprecated.
-func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1191,16 +1143,13 @@ func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1212,7 +1161,7 @@ func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseZbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSize deprecated.
-func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1224,16 +1173,13 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1249,7 +1195,7 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSizeExt deprecated.
-func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1261,16 +1207,13 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1286,7 +1229,7 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSizeExt deprecated.
-func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1298,16 +1241,13 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1323,7 +1263,7 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSizeExt deprecated.
-func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1335,16 +1275,13 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1360,7 +1297,7 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSizeExt deprecated.
-func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1372,16 +1309,13 @@ func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1393,7 +1327,7 @@ func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // cusparseSbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_analysis deprecated.
-func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1405,18 +1339,14 @@ func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1427,7 +1357,7 @@ func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseDbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_analysis deprecated.
-func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1439,18 +1369,14 @@ func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1461,7 +1387,7 @@ func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseCbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_analysis deprecated.
-func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1473,18 +1399,14 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1495,7 +1417,7 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseZbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_analysis deprecated.
-func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1507,18 +1429,14 @@ func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1529,36 +1447,31 @@ func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_solve deprecated.
-func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *float32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[float32], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1569,36 +1482,31 @@ func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_solve deprecated.
-func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *float64, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[float64], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1609,13 +1517,14 @@ func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_solve deprecated.
-func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.Complex, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[cudart.Complex], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1624,24 +1533,18 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1652,13 +1555,14 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_solve deprecated.
-func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.DoubleComplex, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[cudart.DoubleComplex], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1667,24 +1571,18 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1692,11 +1590,13 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 }
 
 // Sbsrmm wraps cusparseSbsrmm (symbol cusparseSbsrmm, cusparse.h).
-func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSbsrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1706,25 +1606,20 @@ func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1732,11 +1627,13 @@ func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 }
 
 // Dbsrmm wraps cusparseDbsrmm (symbol cusparseDbsrmm, cusparse.h).
-func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDbsrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1746,25 +1643,20 @@ func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1772,15 +1664,17 @@ func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 }
 
 // Cbsrmm wraps cusparseCbsrmm (symbol cusparseCbsrmm, cusparse.h).
-func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCbsrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1792,25 +1686,20 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1818,15 +1707,17 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 }
 
 // Zbsrmm wraps cusparseZbsrmm (symbol cusparseZbsrmm, cusparse.h).
-func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZbsrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1838,25 +1729,20 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1867,12 +1753,13 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 // cusparseXbsrsm2_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrsm2_zeroPivot deprecated.
-func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position *int32) error {
+func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrsm2ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrsm2ZeroPivot, Status(r))
 }
@@ -1881,7 +1768,7 @@ func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position *int32) error {
 // cusparseSbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSize deprecated.
-func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1895,16 +1782,13 @@ func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1916,7 +1800,7 @@ func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseDbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSize deprecated.
-func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1930,16 +1814,13 @@ func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1951,7 +1832,7 @@ func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseCbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSize deprecated.
-func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1965,16 +1846,13 @@ func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1986,7 +1864,7 @@ func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseZbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSize deprecated.
-func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -2000,16 +1878,13 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2025,7 +1900,7 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSizeExt deprecated.
-func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2039,16 +1914,13 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2064,7 +1936,7 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSizeExt deprecated.
-func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2078,16 +1950,13 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2103,7 +1972,7 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSizeExt deprecated.
-func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2117,16 +1986,13 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2142,7 +2008,7 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSizeExt deprecated.
-func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2156,16 +2022,13 @@ func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2177,7 +2040,7 @@ func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // cusparseSbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_analysis deprecated.
-func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2191,18 +2054,14 @@ func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2213,7 +2072,7 @@ func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseDbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_analysis deprecated.
-func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2227,18 +2086,14 @@ func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2249,7 +2104,7 @@ func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseCbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_analysis deprecated.
-func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2263,18 +2118,14 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2285,7 +2136,7 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseZbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_analysis deprecated.
-func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2299,18 +2150,14 @@ func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2321,11 +2168,12 @@ func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_solve deprecated.
-func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *float32, ldb int32, x *float32, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[float32], ldb int32, x ffi.DevicePtr[float32], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2334,27 +2182,21 @@ func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2365,11 +2207,12 @@ func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_solve deprecated.
-func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *float64, ldb int32, x *float64, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[float64], ldb int32, x ffi.DevicePtr[float64], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2378,27 +2221,21 @@ func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2409,13 +2246,14 @@ func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_solve deprecated.
-func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.Complex, ldb int32, x *cudart.Complex, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[cudart.Complex], ldb int32, x ffi.DevicePtr[cudart.Complex], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2426,26 +2264,20 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2456,13 +2288,14 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_solve deprecated.
-func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.DoubleComplex, ldb int32, x *cudart.DoubleComplex, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, x ffi.DevicePtr[cudart.DoubleComplex], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2473,26 +2306,20 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2503,12 +2330,14 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparseScsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_numericBoost deprecated.
-func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	sym, err := procScsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procScsrilu02NumericBoost, Status(r))
@@ -2518,12 +2347,14 @@ func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseDcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_numericBoost deprecated.
-func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol, boost_val *float64) error {
+func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol, boost_val ffi.HostOrDevice[float64]) error {
 	sym, err := procDcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procDcsrilu02NumericBoost, Status(r))
@@ -2533,15 +2364,17 @@ func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseCcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_numericBoost deprecated.
-func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -2552,15 +2385,17 @@ func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseZcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_numericBoost deprecated.
-func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -2571,12 +2406,13 @@ func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseXcsrilu02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsrilu02_zeroPivot deprecated.
-func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position *int32) error {
+func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsrilu02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXcsrilu02ZeroPivot, Status(r))
 }
@@ -2585,7 +2421,7 @@ func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position *int32) error
 // cusparseScsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSize deprecated.
-func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2595,15 +2431,12 @@ func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2615,7 +2448,7 @@ func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseDcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSize deprecated.
-func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2625,15 +2458,12 @@ func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2645,7 +2475,7 @@ func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseCcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSize deprecated.
-func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2655,15 +2485,12 @@ func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2675,7 +2502,7 @@ func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseZcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSize deprecated.
-func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2685,15 +2512,12 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2709,7 +2533,7 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSizeExt deprecated.
-func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procScsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2719,15 +2543,12 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2743,7 +2564,7 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSizeExt deprecated.
-func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procDcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2753,15 +2574,12 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2777,7 +2595,7 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSizeExt deprecated.
-func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procCcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2787,15 +2605,12 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2811,7 +2626,7 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSizeExt deprecated.
-func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procZcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2821,15 +2636,12 @@ func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2841,7 +2653,7 @@ func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // cusparseScsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_analysis deprecated.
-func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2851,17 +2663,13 @@ func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2872,7 +2680,7 @@ func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseDcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_analysis deprecated.
-func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2882,17 +2690,13 @@ func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2903,7 +2707,7 @@ func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseCcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_analysis deprecated.
-func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2913,17 +2717,13 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2934,7 +2734,7 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseZcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_analysis deprecated.
-func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2944,17 +2744,13 @@ func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2964,7 +2760,7 @@ func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // Scsrilu02 wraps cusparseScsrilu02 (symbol cusparseScsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02 deprecated.
-func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrilu02.Addr()
 	if err != nil {
 		return err
@@ -2974,17 +2770,13 @@ func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2994,7 +2786,7 @@ func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Dcsrilu02 wraps cusparseDcsrilu02 (symbol cusparseDcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02 deprecated.
-func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3004,17 +2796,13 @@ func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3024,7 +2812,7 @@ func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Ccsrilu02 wraps cusparseCcsrilu02 (symbol cusparseCcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02 deprecated.
-func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3034,17 +2822,13 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3054,7 +2838,7 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Zcsrilu02 wraps cusparseZcsrilu02 (symbol cusparseZcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02 deprecated.
-func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3064,17 +2848,13 @@ func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3085,12 +2865,14 @@ func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // cusparseSbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_numericBoost deprecated.
-func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	sym, err := procSbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procSbsrilu02NumericBoost, Status(r))
@@ -3100,12 +2882,14 @@ func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseDbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_numericBoost deprecated.
-func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol, boost_val *float64) error {
+func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol, boost_val ffi.HostOrDevice[float64]) error {
 	sym, err := procDbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procDbsrilu02NumericBoost, Status(r))
@@ -3115,15 +2899,17 @@ func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseCbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_numericBoost deprecated.
-func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -3134,15 +2920,17 @@ func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseZbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_numericBoost deprecated.
-func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -3153,12 +2941,13 @@ func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseXbsrilu02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrilu02_zeroPivot deprecated.
-func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position *int32) error {
+func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrilu02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrilu02ZeroPivot, Status(r))
 }
@@ -3167,7 +2956,7 @@ func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position *int32) error
 // cusparseSbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSize deprecated.
-func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3178,16 +2967,13 @@ func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3199,7 +2985,7 @@ func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseDbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSize deprecated.
-func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3210,16 +2996,13 @@ func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3231,7 +3014,7 @@ func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseCbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSize deprecated.
-func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3242,16 +3025,13 @@ func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3263,7 +3043,7 @@ func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseZbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSize deprecated.
-func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3274,16 +3054,13 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3299,7 +3076,7 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSizeExt deprecated.
-func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3310,16 +3087,13 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3335,7 +3109,7 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSizeExt deprecated.
-func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3346,16 +3120,13 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3371,7 +3142,7 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSizeExt deprecated.
-func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3382,16 +3153,13 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3407,7 +3175,7 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSizeExt deprecated.
-func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3418,16 +3186,13 @@ func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3439,7 +3204,7 @@ func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // cusparseSbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_analysis deprecated.
-func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3450,18 +3215,14 @@ func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3472,7 +3233,7 @@ func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseDbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_analysis deprecated.
-func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3483,18 +3244,14 @@ func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3505,7 +3262,7 @@ func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseCbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_analysis deprecated.
-func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3516,18 +3273,14 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3538,7 +3291,7 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseZbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_analysis deprecated.
-func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3549,18 +3302,14 @@ func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3570,7 +3319,7 @@ func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // Sbsrilu02 wraps cusparseSbsrilu02 (symbol cusparseSbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02 deprecated.
-func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3581,18 +3330,14 @@ func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3602,7 +3347,7 @@ func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Dbsrilu02 wraps cusparseDbsrilu02 (symbol cusparseDbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02 deprecated.
-func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3613,18 +3358,14 @@ func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3634,7 +3375,7 @@ func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Cbsrilu02 wraps cusparseCbsrilu02 (symbol cusparseCbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02 deprecated.
-func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3645,18 +3386,14 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3666,7 +3403,7 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Zbsrilu02 wraps cusparseZbsrilu02 (symbol cusparseZbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02 deprecated.
-func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3677,18 +3414,14 @@ func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3699,12 +3432,13 @@ func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // cusparseXcsric02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsric02_zeroPivot deprecated.
-func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position *int32) error {
+func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsric02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXcsric02ZeroPivot, Status(r))
 }
@@ -3713,7 +3447,7 @@ func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position *int32) error {
 // cusparseScsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02_bufferSize deprecated.
-func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3723,15 +3457,12 @@ func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3743,7 +3474,7 @@ func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseDcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSize deprecated.
-func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3753,15 +3484,12 @@ func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3773,7 +3501,7 @@ func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseCcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSize deprecated.
-func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3783,15 +3511,12 @@ func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3803,7 +3528,7 @@ func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseZcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSize deprecated.
-func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3813,15 +3538,12 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3837,7 +3559,7 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsric02_bufferSizeExt deprecated.
-func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procScsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3847,15 +3569,12 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3871,7 +3590,7 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSizeExt deprecated.
-func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procDcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3881,15 +3600,12 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3905,7 +3621,7 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSizeExt deprecated.
-func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procCcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3915,15 +3631,12 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3939,7 +3652,7 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSizeExt deprecated.
-func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procZcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3949,15 +3662,12 @@ func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3969,7 +3679,7 @@ func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // cusparseScsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02_analysis deprecated.
-func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3979,17 +3689,13 @@ func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4000,7 +3706,7 @@ func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseDcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02_analysis deprecated.
-func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4010,17 +3716,13 @@ func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4031,7 +3733,7 @@ func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseCcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_analysis deprecated.
-func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4041,17 +3743,13 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4062,7 +3760,7 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseZcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_analysis deprecated.
-func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4072,17 +3770,13 @@ func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4092,7 +3786,7 @@ func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // Scsric02 wraps cusparseScsric02 (symbol cusparseScsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02 deprecated.
-func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsric02.Addr()
 	if err != nil {
 		return err
@@ -4102,17 +3796,13 @@ func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4122,7 +3812,7 @@ func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Dcsric02 wraps cusparseDcsric02 (symbol cusparseDcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02 deprecated.
-func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsric02.Addr()
 	if err != nil {
 		return err
@@ -4132,17 +3822,13 @@ func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4152,7 +3838,7 @@ func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Ccsric02 wraps cusparseCcsric02 (symbol cusparseCcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02 deprecated.
-func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsric02.Addr()
 	if err != nil {
 		return err
@@ -4162,17 +3848,13 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4182,7 +3864,7 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Zcsric02 wraps cusparseZcsric02 (symbol cusparseZcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02 deprecated.
-func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsric02.Addr()
 	if err != nil {
 		return err
@@ -4192,17 +3874,13 @@ func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4213,12 +3891,13 @@ func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // cusparseXbsric02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsric02_zeroPivot deprecated.
-func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position *int32) error {
+func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsric02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsric02ZeroPivot, Status(r))
 }
@@ -4227,7 +3906,7 @@ func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position *int32) error {
 // cusparseSbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSize deprecated.
-func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4238,16 +3917,13 @@ func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4259,7 +3935,7 @@ func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseDbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSize deprecated.
-func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4270,16 +3946,13 @@ func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4291,7 +3964,7 @@ func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseCbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSize deprecated.
-func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4302,16 +3975,13 @@ func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4323,7 +3993,7 @@ func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseZbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSize deprecated.
-func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4334,16 +4004,13 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4359,7 +4026,7 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSizeExt deprecated.
-func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procSbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4370,16 +4037,13 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4395,7 +4059,7 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSizeExt deprecated.
-func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procDbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4406,16 +4070,13 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4431,7 +4092,7 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSizeExt deprecated.
-func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procCbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4442,16 +4103,13 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4467,7 +4125,7 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSizeExt deprecated.
-func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procZbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4478,16 +4136,13 @@ func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4499,7 +4154,7 @@ func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // cusparseSbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02_analysis deprecated.
-func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procSbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4510,18 +4165,14 @@ func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4532,7 +4183,7 @@ func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseDbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02_analysis deprecated.
-func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procDbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4543,18 +4194,14 @@ func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4565,7 +4212,7 @@ func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseCbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_analysis deprecated.
-func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procCbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4576,18 +4223,14 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4598,7 +4241,7 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseZbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_analysis deprecated.
-func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procZbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4609,18 +4252,14 @@ func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4630,7 +4269,7 @@ func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // Sbsric02 wraps cusparseSbsric02 (symbol cusparseSbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02 deprecated.
-func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsric02.Addr()
 	if err != nil {
 		return err
@@ -4641,18 +4280,14 @@ func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4662,7 +4297,7 @@ func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Dbsric02 wraps cusparseDbsric02 (symbol cusparseDbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02 deprecated.
-func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsric02.Addr()
 	if err != nil {
 		return err
@@ -4673,18 +4308,14 @@ func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4694,7 +4325,7 @@ func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Cbsric02 wraps cusparseCbsric02 (symbol cusparseCbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02 deprecated.
-func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsric02.Addr()
 	if err != nil {
 		return err
@@ -4705,18 +4336,14 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4726,7 +4353,7 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Zbsric02 wraps cusparseZbsric02 (symbol cusparseZbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02 deprecated.
-func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsric02.Addr()
 	if err != nil {
 		return err
@@ -4737,18 +4364,14 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4757,7 +4380,7 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 
 // Sgtsv2BufferSizeExt wraps cusparseSgtsv2_bufferSizeExt (symbol
 // cusparseSgtsv2_bufferSizeExt, cusparse.h).
-func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4766,17 +4389,13 @@ func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4786,7 +4405,7 @@ func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb i
 
 // Dgtsv2BufferSizeExt wraps cusparseDgtsv2_bufferSizeExt (symbol
 // cusparseDgtsv2_bufferSizeExt, cusparse.h).
-func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4795,17 +4414,13 @@ func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4815,7 +4430,7 @@ func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb i
 
 // Cgtsv2BufferSizeExt wraps cusparseCgtsv2_bufferSizeExt (symbol
 // cusparseCgtsv2_bufferSizeExt, cusparse.h).
-func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4824,17 +4439,13 @@ func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4844,7 +4455,7 @@ func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex
 
 // Zgtsv2BufferSizeExt wraps cusparseZgtsv2_bufferSizeExt (symbol
 // cusparseZgtsv2_bufferSizeExt, cusparse.h).
-func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4853,17 +4464,13 @@ func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleC
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4872,7 +4479,7 @@ func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleC
 }
 
 // Sgtsv2 wraps cusparseSgtsv2 (symbol cusparseSgtsv2, cusparse.h).
-func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4881,18 +4488,13 @@ func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4900,7 +4502,7 @@ func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer 
 }
 
 // Dgtsv2 wraps cusparseDgtsv2 (symbol cusparseDgtsv2, cusparse.h).
-func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4909,18 +4511,13 @@ func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4928,7 +4525,7 @@ func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer 
 }
 
 // Cgtsv2 wraps cusparseCgtsv2 (symbol cusparseCgtsv2, cusparse.h).
-func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4937,18 +4534,13 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4956,7 +4548,7 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, 
 }
 
 // Zgtsv2 wraps cusparseZgtsv2 (symbol cusparseZgtsv2, cusparse.h).
-func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4965,18 +4557,13 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4985,7 +4572,7 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb i
 
 // Sgtsv2NopivotBufferSizeExt wraps cusparseSgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseSgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4994,17 +4581,13 @@ func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5014,7 +4597,7 @@ func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32
 
 // Dgtsv2NopivotBufferSizeExt wraps cusparseDgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseDgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5023,17 +4606,13 @@ func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5043,7 +4622,7 @@ func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64
 
 // Cgtsv2NopivotBufferSizeExt wraps cusparseCgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseCgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5052,17 +4631,13 @@ func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5072,7 +4647,7 @@ func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 
 // Zgtsv2NopivotBufferSizeExt wraps cusparseZgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseZgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5081,17 +4656,13 @@ func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5101,7 +4672,7 @@ func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 
 // Sgtsv2Nopivot wraps cusparseSgtsv2_nopivot (symbol cusparseSgtsv2_nopivot,
 // cusparse.h).
-func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5110,18 +4681,13 @@ func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5130,7 +4696,7 @@ func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, 
 
 // Dgtsv2Nopivot wraps cusparseDgtsv2_nopivot (symbol cusparseDgtsv2_nopivot,
 // cusparse.h).
-func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5139,18 +4705,13 @@ func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5159,7 +4720,7 @@ func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, 
 
 // Cgtsv2Nopivot wraps cusparseCgtsv2_nopivot (symbol cusparseCgtsv2_nopivot,
 // cusparse.h).
-func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5168,18 +4729,13 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5188,7 +4744,7 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb 
 
 // Zgtsv2Nopivot wraps cusparseZgtsv2_nopivot (symbol cusparseZgtsv2_nopivot,
 // cusparse.h).
-func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5197,18 +4753,13 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5218,7 +4769,7 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex
 // Sgtsv2StridedBatchBufferSizeExt wraps
 // cusparseSgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseSgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5226,18 +4777,14 @@ func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5248,7 +4795,7 @@ func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 // Dgtsv2StridedBatchBufferSizeExt wraps
 // cusparseDgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseDgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5256,18 +4803,14 @@ func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5278,7 +4821,7 @@ func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 // Cgtsv2StridedBatchBufferSizeExt wraps
 // cusparseCgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseCgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5286,18 +4829,14 @@ func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5308,7 +4847,7 @@ func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 // Zgtsv2StridedBatchBufferSizeExt wraps
 // cusparseZgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseZgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5316,18 +4855,14 @@ func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5337,7 +4872,7 @@ func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 
 // Sgtsv2StridedBatch wraps cusparseSgtsv2StridedBatch (symbol
 // cusparseSgtsv2StridedBatch, cusparse.h).
-func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5345,19 +4880,14 @@ func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCoun
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5366,7 +4896,7 @@ func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCoun
 
 // Dgtsv2StridedBatch wraps cusparseDgtsv2StridedBatch (symbol
 // cusparseDgtsv2StridedBatch, cusparse.h).
-func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5374,19 +4904,14 @@ func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCoun
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5395,7 +4920,7 @@ func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCoun
 
 // Cgtsv2StridedBatch wraps cusparseCgtsv2StridedBatch (symbol
 // cusparseCgtsv2StridedBatch, cusparse.h).
-func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5403,19 +4928,14 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, ba
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5424,7 +4944,7 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, ba
 
 // Zgtsv2StridedBatch wraps cusparseZgtsv2StridedBatch (symbol
 // cusparseZgtsv2StridedBatch, cusparse.h).
-func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5432,19 +4952,14 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleCompl
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5454,7 +4969,7 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleCompl
 // SgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseSgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseSgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5463,17 +4978,13 @@ func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5484,7 +4995,7 @@ func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // DgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseDgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseDgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5493,17 +5004,13 @@ func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5514,7 +5021,7 @@ func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // CgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseCgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseCgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5523,17 +5030,13 @@ func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5544,7 +5047,7 @@ func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // ZgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseZgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseZgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5553,17 +5056,13 @@ func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5573,7 +5072,7 @@ func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 
 // SgtsvInterleavedBatch wraps cusparseSgtsvInterleavedBatch (symbol
 // cusparseSgtsvInterleavedBatch, cusparse.h).
-func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5582,18 +5081,13 @@ func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5602,7 +5096,7 @@ func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, 
 
 // DgtsvInterleavedBatch wraps cusparseDgtsvInterleavedBatch (symbol
 // cusparseDgtsvInterleavedBatch, cusparse.h).
-func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5611,18 +5105,13 @@ func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5631,7 +5120,7 @@ func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, 
 
 // CgtsvInterleavedBatch wraps cusparseCgtsvInterleavedBatch (symbol
 // cusparseCgtsvInterleavedBatch, cusparse.h).
-func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5640,18 +5129,13 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5660,7 +5144,7 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Co
 
 // ZgtsvInterleavedBatch wraps cusparseZgtsvInterleavedBatch (symbol
 // cusparseZgtsvInterleavedBatch, cusparse.h).
-func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5669,18 +5153,13 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5690,7 +5169,7 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Do
 // SgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseSgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseSgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float32], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5699,21 +5178,15 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5724,7 +5197,7 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // DgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseDgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseDgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float64], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5733,21 +5206,15 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5758,7 +5225,7 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // CgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseCgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseCgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.Complex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5767,21 +5234,15 @@ func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5792,7 +5253,7 @@ func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // ZgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseZgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseZgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5801,21 +5262,15 @@ func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5825,7 +5280,7 @@ func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 
 // SgpsvInterleavedBatch wraps cusparseSgpsvInterleavedBatch (symbol
 // cusparseSgpsvInterleavedBatch, cusparse.h).
-func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5834,22 +5289,15 @@ func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5858,7 +5306,7 @@ func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 
 // DgpsvInterleavedBatch wraps cusparseDgpsvInterleavedBatch (symbol
 // cusparseDgpsvInterleavedBatch, cusparse.h).
-func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5867,22 +5315,15 @@ func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5891,7 +5332,7 @@ func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 
 // CgpsvInterleavedBatch wraps cusparseCgpsvInterleavedBatch (symbol
 // cusparseCgpsvInterleavedBatch, cusparse.h).
-func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5900,22 +5341,15 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5924,7 +5358,7 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 
 // ZgpsvInterleavedBatch wraps cusparseZgpsvInterleavedBatch (symbol
 // cusparseZgpsvInterleavedBatch, cusparse.h).
-func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5933,22 +5367,15 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5957,44 +5384,37 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 
 // Scsrgeam2BufferSizeExt wraps cusparseScsrgeam2_bufferSizeExt (symbol
 // cusparseScsrgeam2_bufferSizeExt, cusparse.h).
-func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procScsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6004,44 +5424,37 @@ func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA Ma
 
 // Dcsrgeam2BufferSizeExt wraps cusparseDcsrgeam2_bufferSizeExt (symbol
 // cusparseDcsrgeam2_bufferSizeExt, cusparse.h).
-func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6051,15 +5464,17 @@ func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA Ma
 
 // Ccsrgeam2BufferSizeExt wraps cusparseCcsrgeam2_bufferSizeExt (symbol
 // cusparseCcsrgeam2_bufferSizeExt, cusparse.h).
-func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6067,34 +5482,25 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6104,15 +5510,17 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 
 // Zcsrgeam2BufferSizeExt wraps cusparseZcsrgeam2_bufferSizeExt (symbol
 // cusparseZcsrgeam2_bufferSizeExt, cusparse.h).
-func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6120,34 +5528,25 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6157,35 +5556,30 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 
 // Xcsrgeam2Nnz wraps cusparseXcsrgeam2Nnz (symbol cusparseXcsrgeam2Nnz,
 // cusparse.h).
-func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSortedRowPtrA, csrSortedColIndA *int32, descrB MatDescr, nnzB int32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, workspace unsafe.Pointer) error {
+func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrB MatDescr, nnzB int32, csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], workspace ffi.DeviceAddr) error {
 	sym, err := procXcsrgeam2Nnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(workspace))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(workspace)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6193,45 +5587,37 @@ func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSor
 }
 
 // Scsrgeam2 wraps cusparseScsrgeam2 (symbol cusparseScsrgeam2, cusparse.h).
-func Scsrgeam2(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Scsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procScsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6239,45 +5625,37 @@ func Scsrgeam2(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA 
 }
 
 // Dcsrgeam2 wraps cusparseDcsrgeam2 (symbol cusparseDcsrgeam2, cusparse.h).
-func Dcsrgeam2(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Dcsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6285,15 +5663,17 @@ func Dcsrgeam2(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA 
 }
 
 // Ccsrgeam2 wraps cusparseCcsrgeam2 (symbol cusparseCcsrgeam2, cusparse.h).
-func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Ccsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6301,35 +5681,25 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6337,15 +5707,17 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 }
 
 // Zcsrgeam2 wraps cusparseZcsrgeam2 (symbol cusparseZcsrgeam2, cusparse.h).
-func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Zcsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6353,35 +5725,25 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6391,7 +5753,7 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 // Scsrcolor wraps cusparseScsrcolor (symbol cusparseScsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrcolor deprecated.
-func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procScsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6401,22 +5763,17 @@ func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6426,7 +5783,7 @@ func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 // Dcsrcolor wraps cusparseDcsrcolor (symbol cusparseDcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrcolor deprecated.
-func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procDcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6436,22 +5793,17 @@ func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6461,7 +5813,7 @@ func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 // Ccsrcolor wraps cusparseCcsrcolor (symbol cusparseCcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrcolor deprecated.
-func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procCcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6471,22 +5823,17 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6496,7 +5843,7 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 // Zcsrcolor wraps cusparseZcsrcolor (symbol cusparseZcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrcolor deprecated.
-func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procZcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6506,22 +5853,17 @@ func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6529,24 +5871,23 @@ func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 }
 
 // Snnz wraps cusparseSnnz (symbol cusparseSnnz, cusparse.h).
-func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float32, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[float32], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procSnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6555,24 +5896,23 @@ func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float32
 }
 
 // Dnnz wraps cusparseDnnz (symbol cusparseDnnz, cusparse.h).
-func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float64, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[float64], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procDnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6581,24 +5921,23 @@ func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float64
 }
 
 // Cnnz wraps cusparseCnnz (symbol cusparseCnnz, cusparse.h).
-func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.Complex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[cudart.Complex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procCnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6607,24 +5946,23 @@ func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.
 }
 
 // Znnz wraps cusparseZnnz (symbol cusparseZnnz, cusparse.h).
-func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.DoubleComplex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procZnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6636,24 +5974,22 @@ func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSnnz_compress deprecated.
-func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float32, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol float32) error {
+func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float32) error {
 	sym, err := procSnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Float32(float32(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6665,24 +6001,22 @@ func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float32
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDnnz_compress deprecated.
-func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float64, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol float64) error {
+func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float64) error {
 	sym, err := procDnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Float64(float64(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6694,24 +6028,22 @@ func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float64
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCnnz_compress deprecated.
-func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.Complex) error {
+func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.Complex) error {
 	sym, err := procCnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
@@ -6724,24 +6056,22 @@ func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZnnz_compress deprecated.
-func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.DoubleComplex) error {
+func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.DoubleComplex) error {
 	sym, err := procZnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuDoubleComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
@@ -6754,7 +6084,7 @@ func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.
 // cusparseScsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2csr_compress deprecated.
-func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float32, csrSortedColIndC, csrSortedRowPtrC *int32, tol float32) error {
+func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float32], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol float32) error {
 	sym, err := procScsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6764,23 +6094,16 @@ func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Float32(float32(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6791,7 +6114,7 @@ func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseDcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2csr_compress deprecated.
-func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float64, csrSortedColIndC, csrSortedRowPtrC *int32, tol float64) error {
+func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float64], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol float64) error {
 	sym, err := procDcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6801,23 +6124,16 @@ func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Float64(float64(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6828,7 +6144,7 @@ func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseCcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csr_compress deprecated.
-func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.Complex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.Complex) error {
+func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.Complex) error {
 	sym, err := procCcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6838,23 +6154,16 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6866,7 +6175,7 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseZcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csr_compress deprecated.
-func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.DoubleComplex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.DoubleComplex) error {
+func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.DoubleComplex) error {
 	sym, err := procZcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6876,23 +6185,16 @@ func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuDoubleComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6901,26 +6203,22 @@ func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 }
 
 // Xcoo2csr wraps cusparseXcoo2csr (symbol cusparseXcoo2csr, cusparse.h).
-func Xcoo2csr(handle Handle, cooRowInd *int32, nnz, m int32, csrSortedRowPtr *int32, idxBase IndexBase) error {
+func Xcoo2csr(handle Handle, cooRowInd ffi.DevicePtr[int32], nnz, m int32, csrSortedRowPtr ffi.DevicePtr[int32], idxBase IndexBase) error {
 	sym, err := procXcoo2csr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(cooRowInd)), uintptr(nnz), uintptr(m), uintptr(unsafe.Pointer(csrSortedRowPtr)), uintptr(idxBase))
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(csrSortedRowPtr)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(cooRowInd), uintptr(nnz), uintptr(m), uintptr(csrSortedRowPtr), uintptr(idxBase))
 	return ffiimpl.Error(procXcoo2csr, Status(r))
 }
 
 // Xcsr2coo wraps cusparseXcsr2coo (symbol cusparseXcsr2coo, cusparse.h).
-func Xcsr2coo(handle Handle, csrSortedRowPtr *int32, nnz, m int32, cooRowInd *int32, idxBase IndexBase) error {
+func Xcsr2coo(handle Handle, csrSortedRowPtr ffi.DevicePtr[int32], nnz, m int32, cooRowInd ffi.DevicePtr[int32], idxBase IndexBase) error {
 	sym, err := procXcsr2coo.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(csrSortedRowPtr)), uintptr(nnz), uintptr(m), uintptr(unsafe.Pointer(cooRowInd)), uintptr(idxBase))
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(cooRowInd)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(csrSortedRowPtr), uintptr(nnz), uintptr(m), uintptr(cooRowInd), uintptr(idxBase))
 	return ffiimpl.Error(procXcsr2coo, Status(r))
 }
 
@@ -6928,27 +6226,25 @@ func Xcsr2coo(handle Handle, csrSortedRowPtr *int32, nnz, m int32, cooRowInd *in
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsr2bsrNnz deprecated.
-func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedRowPtrC, nnzTotalDevHostPtr *int32) error {
+func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsr2bsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6959,7 +6255,7 @@ func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csr
 // Scsr2bsr wraps cusparseScsr2bsr (symbol cusparseScsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2bsr deprecated.
-func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procScsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -6970,21 +6266,15 @@ func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6994,7 +6284,7 @@ func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Dcsr2bsr wraps cusparseDcsr2bsr (symbol cusparseDcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2bsr deprecated.
-func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7005,21 +6295,15 @@ func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7029,7 +6313,7 @@ func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Ccsr2bsr wraps cusparseCcsr2bsr (symbol cusparseCcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2bsr deprecated.
-func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7040,21 +6324,15 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7064,7 +6342,7 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Zcsr2bsr wraps cusparseZcsr2bsr (symbol cusparseZcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2bsr deprecated.
-func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7075,21 +6353,15 @@ func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7097,7 +6369,7 @@ func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 }
 
 // Sbsr2csr wraps cusparseSbsr2csr (symbol cusparseSbsr2csr, cusparse.h).
-func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procSbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7108,21 +6380,15 @@ func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7130,7 +6396,7 @@ func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Dbsr2csr wraps cusparseDbsr2csr (symbol cusparseDbsr2csr, cusparse.h).
-func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7141,21 +6407,15 @@ func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7163,7 +6423,7 @@ func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Cbsr2csr wraps cusparseCbsr2csr (symbol cusparseCbsr2csr, cusparse.h).
-func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7174,21 +6434,15 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7196,7 +6450,7 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Zbsr2csr wraps cusparseZbsr2csr (symbol cusparseZbsr2csr, cusparse.h).
-func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7207,21 +6461,15 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7230,7 +6478,7 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 
 // Sgebsr2gebscBufferSize wraps cusparseSgebsr2gebsc_bufferSize (symbol
 // cusparseSgebsr2gebsc_bufferSize, cusparse.h).
-func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7240,16 +6488,13 @@ func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7259,7 +6504,7 @@ func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 
 // Dgebsr2gebscBufferSize wraps cusparseDgebsr2gebsc_bufferSize (symbol
 // cusparseDgebsr2gebsc_bufferSize, cusparse.h).
-func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7269,16 +6514,13 @@ func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7288,7 +6530,7 @@ func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 
 // Cgebsr2gebscBufferSize wraps cusparseCgebsr2gebsc_bufferSize (symbol
 // cusparseCgebsr2gebsc_bufferSize, cusparse.h).
-func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7298,16 +6540,13 @@ func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7317,7 +6556,7 @@ func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 
 // Zgebsr2gebscBufferSize wraps cusparseZgebsr2gebsc_bufferSize (symbol
 // cusparseZgebsr2gebsc_bufferSize, cusparse.h).
-func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7327,16 +6566,13 @@ func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7350,7 +6586,7 @@ func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 // The library does not export cusparseSgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procSgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7360,16 +6596,13 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7383,7 +6616,7 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseDgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procDgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7393,16 +6626,13 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7416,7 +6646,7 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseCgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procCgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7426,16 +6656,13 @@ func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7449,7 +6676,7 @@ func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseZgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procZgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7459,16 +6686,13 @@ func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7478,7 +6702,7 @@ func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 
 // Sgebsr2gebsc wraps cusparseSgebsr2gebsc (symbol cusparseSgebsr2gebsc,
 // cusparse.h).
-func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *float32, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[float32], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procSgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7488,25 +6712,18 @@ func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7515,7 +6732,7 @@ func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrS
 
 // Dgebsr2gebsc wraps cusparseDgebsr2gebsc (symbol cusparseDgebsr2gebsc,
 // cusparse.h).
-func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *float64, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[float64], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procDgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7525,25 +6742,18 @@ func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7552,7 +6762,7 @@ func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrS
 
 // Cgebsr2gebsc wraps cusparseCgebsr2gebsc (symbol cusparseCgebsr2gebsc,
 // cusparse.h).
-func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.Complex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[cudart.Complex], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procCgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7562,25 +6772,18 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Comple
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7589,7 +6792,7 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Comple
 
 // Zgebsr2gebsc wraps cusparseZgebsr2gebsc (symbol cusparseZgebsr2gebsc,
 // cusparse.h).
-func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.DoubleComplex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[cudart.DoubleComplex], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procZgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7599,25 +6802,18 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Double
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7631,7 +6827,7 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Double
 // ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseXgebsr2csr deprecated.
-func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procXgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7642,18 +6838,14 @@ func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7663,7 +6855,7 @@ func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Sgebsr2csr wraps cusparseSgebsr2csr (symbol cusparseSgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseSgebsr2csr deprecated.
-func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procSgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7674,22 +6866,16 @@ func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7699,7 +6885,7 @@ func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Dgebsr2csr wraps cusparseDgebsr2csr (symbol cusparseDgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDgebsr2csr deprecated.
-func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7710,22 +6896,16 @@ func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7735,7 +6915,7 @@ func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Cgebsr2csr wraps cusparseCgebsr2csr (symbol cusparseCgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCgebsr2csr deprecated.
-func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7746,22 +6926,16 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7771,7 +6945,7 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Zgebsr2csr wraps cusparseZgebsr2csr (symbol cusparseZgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZgebsr2csr deprecated.
-func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7782,22 +6956,16 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7806,7 +6974,7 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 
 // Scsr2gebsrBufferSize wraps cusparseScsr2gebsr_bufferSize (symbol
 // cusparseScsr2gebsr_bufferSize, cusparse.h).
-func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7817,16 +6985,13 @@ func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7836,7 +7001,7 @@ func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Dcsr2gebsrBufferSize wraps cusparseDcsr2gebsr_bufferSize (symbol
 // cusparseDcsr2gebsr_bufferSize, cusparse.h).
-func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7847,16 +7012,13 @@ func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7866,7 +7028,7 @@ func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Ccsr2gebsrBufferSize wraps cusparseCcsr2gebsr_bufferSize (symbol
 // cusparseCcsr2gebsr_bufferSize, cusparse.h).
-func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7877,16 +7039,13 @@ func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7896,7 +7055,7 @@ func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Zcsr2gebsrBufferSize wraps cusparseZcsr2gebsr_bufferSize (symbol
 // cusparseZcsr2gebsr_bufferSize, cusparse.h).
-func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7907,16 +7066,13 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7930,7 +7086,7 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 // The library does not export cusparseScsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procScsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7941,16 +7097,13 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7964,7 +7117,7 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseDcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procDcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7975,16 +7128,13 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7998,7 +7148,7 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseCcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procCcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8009,16 +7159,13 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8032,7 +7179,7 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseZcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procZcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8043,16 +7190,13 @@ func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8062,31 +7206,28 @@ func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 
 // Xcsr2gebsrNnz wraps cusparseXcsr2gebsrNnz (symbol cusparseXcsr2gebsrNnz,
 // cusparse.h).
-func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedRowPtrC *int32, rowBlockDim, colBlockDim int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcsr2gebsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8094,7 +7235,7 @@ func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, c
 }
 
 // Scsr2gebsr wraps cusparseScsr2gebsr (symbol cusparseScsr2gebsr, cusparse.h).
-func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procScsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8105,24 +7246,17 @@ func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8130,7 +7264,7 @@ func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Dcsr2gebsr wraps cusparseDcsr2gebsr (symbol cusparseDcsr2gebsr, cusparse.h).
-func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8141,24 +7275,17 @@ func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8166,7 +7293,7 @@ func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Ccsr2gebsr wraps cusparseCcsr2gebsr (symbol cusparseCcsr2gebsr, cusparse.h).
-func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8177,24 +7304,17 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8202,7 +7322,7 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Zcsr2gebsr wraps cusparseZcsr2gebsr (symbol cusparseZcsr2gebsr, cusparse.h).
-func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8213,24 +7333,17 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8239,7 +7352,7 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 
 // Sgebsr2gebsrBufferSize wraps cusparseSgebsr2gebsr_bufferSize (symbol
 // cusparseSgebsr2gebsr_bufferSize, cusparse.h).
-func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8251,18 +7364,15 @@ func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8272,7 +7382,7 @@ func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 
 // Dgebsr2gebsrBufferSize wraps cusparseDgebsr2gebsr_bufferSize (symbol
 // cusparseDgebsr2gebsr_bufferSize, cusparse.h).
-func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8284,18 +7394,15 @@ func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8305,7 +7412,7 @@ func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 
 // Cgebsr2gebsrBufferSize wraps cusparseCgebsr2gebsr_bufferSize (symbol
 // cusparseCgebsr2gebsr_bufferSize, cusparse.h).
-func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8317,18 +7424,15 @@ func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8338,7 +7442,7 @@ func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 
 // Zgebsr2gebsrBufferSize wraps cusparseZgebsr2gebsr_bufferSize (symbol
 // cusparseZgebsr2gebsr_bufferSize, cusparse.h).
-func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8350,18 +7454,15 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8375,7 +7476,7 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 // The library does not export cusparseSgebsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procSgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8387,18 +7488,15 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8412,7 +7510,7 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // The library does not export cusparseDgebsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procDgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8424,18 +7522,15 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8449,7 +7544,7 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // The library does not export cusparseCgebsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procCgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8461,18 +7556,15 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8486,7 +7578,7 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // The library does not export cusparseZgebsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procZgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8498,18 +7590,15 @@ func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8519,11 +7608,12 @@ func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 
 // Xgebsr2gebsrNnz wraps cusparseXgebsr2gebsrNnz (symbol
 // cusparseXgebsr2gebsrNnz, cusparse.h).
-func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedRowPtrC *int32, rowBlockDimC, colBlockDimC int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXgebsr2gebsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -8531,22 +7621,18 @@ func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA M
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8555,7 +7641,7 @@ func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA M
 
 // Sgebsr2gebsr wraps cusparseSgebsr2gebsr (symbol cusparseSgebsr2gebsr,
 // cusparse.h).
-func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8567,26 +7653,19 @@ func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8595,7 +7674,7 @@ func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 
 // Dgebsr2gebsr wraps cusparseDgebsr2gebsr (symbol cusparseDgebsr2gebsr,
 // cusparse.h).
-func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8607,26 +7686,19 @@ func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8635,7 +7707,7 @@ func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 
 // Cgebsr2gebsr wraps cusparseCgebsr2gebsr (symbol cusparseCgebsr2gebsr,
 // cusparse.h).
-func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8647,26 +7719,19 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8675,7 +7740,7 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 
 // Zgebsr2gebsr wraps cusparseZgebsr2gebsr (symbol cusparseZgebsr2gebsr,
 // cusparse.h).
-func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8687,26 +7752,19 @@ func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8717,19 +7775,18 @@ func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 // cusparseCreateIdentityPermutation, cusparse.h).
 //
 // Deprecated: the header marks cusparseCreateIdentityPermutation deprecated.
-func CreateIdentityPermutation(handle Handle, n int32) (p int32, err error) {
+func CreateIdentityPermutation(handle Handle, n int32, p ffi.DevicePtr[int32]) error {
 	sym, err := procCreateIdentityPermutation.Addr()
 	if err != nil {
-		return
+		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(&p)), 0, 0, 0)
-	runtime.KeepAlive(&p)
-	return p, ffiimpl.Error(procCreateIdentityPermutation, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(p), 0, 0, 0)
+	return ffiimpl.Error(procCreateIdentityPermutation, Status(r))
 }
 
 // XcoosortBufferSizeExt wraps cusparseXcoosort_bufferSizeExt (symbol
 // cusparseXcoosort_bufferSizeExt, cusparse.h).
-func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *int32) (bufferSizeInBytes uint64, err error) {
+func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcoosortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8739,12 +7796,10 @@ func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *i
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8754,7 +7809,7 @@ func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *i
 
 // XcoosortByRow wraps cusparseXcoosortByRow (symbol cusparseXcoosortByRow,
 // cusparse.h).
-func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcoosortByRow.Addr()
 	if err != nil {
 		return err
@@ -8764,15 +7819,11 @@ func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8781,7 +7832,7 @@ func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32,
 
 // XcoosortByColumn wraps cusparseXcoosortByColumn (symbol
 // cusparseXcoosortByColumn, cusparse.h).
-func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcoosortByColumn.Addr()
 	if err != nil {
 		return err
@@ -8791,15 +7842,11 @@ func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8808,7 +7855,7 @@ func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int
 
 // XcsrsortBufferSizeExt wraps cusparseXcsrsort_bufferSizeExt (symbol
 // cusparseXcsrsort_bufferSizeExt, cusparse.h).
-func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA *int32) (bufferSizeInBytes uint64, err error) {
+func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcsrsortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8818,12 +7865,10 @@ func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColInd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8832,7 +7877,7 @@ func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColInd
 }
 
 // Xcsrsort wraps cusparseXcsrsort (symbol cusparseXcsrsort, cusparse.h).
-func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrColIndA, p *int32, buffer unsafe.Pointer) error {
+func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrColIndA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcsrsort.Addr()
 	if err != nil {
 		return err
@@ -8843,15 +7888,11 @@ func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrCo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8860,7 +7901,7 @@ func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrCo
 
 // XcscsortBufferSizeExt wraps cusparseXcscsort_bufferSizeExt (symbol
 // cusparseXcscsort_bufferSizeExt, cusparse.h).
-func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA *int32) (bufferSizeInBytes uint64, err error) {
+func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcscsortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8870,12 +7911,10 @@ func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowInd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowIndA)))
+	frame.Int(uintptr(cscColPtrA))
+	frame.Int(uintptr(cscRowIndA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cscColPtrA)
-	runtime.KeepAlive(cscRowIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8884,7 +7923,7 @@ func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowInd
 }
 
 // Xcscsort wraps cusparseXcscsort (symbol cusparseXcscsort, cusparse.h).
-func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRowIndA, p *int32, buffer unsafe.Pointer) error {
+func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRowIndA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcscsort.Addr()
 	if err != nil {
 		return err
@@ -8895,15 +7934,11 @@ func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowIndA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cscColPtrA))
+	frame.Int(uintptr(cscRowIndA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cscColPtrA)
-	runtime.KeepAlive(cscRowIndA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8914,7 +7949,7 @@ func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRo
 // cusparseScsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsru2csr_bufferSizeExt deprecated.
-func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procScsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8924,15 +7959,12 @@ func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csr
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8944,7 +7976,7 @@ func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csr
 // cusparseDcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsru2csr_bufferSizeExt deprecated.
-func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8954,15 +7986,12 @@ func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csr
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8974,7 +8003,7 @@ func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csr
 // cusparseCcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr_bufferSizeExt deprecated.
-func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8984,15 +8013,12 @@ func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Compl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9004,7 +8030,7 @@ func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Compl
 // cusparseZcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr_bufferSizeExt deprecated.
-func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9014,15 +8040,12 @@ func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Doubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9033,7 +8056,7 @@ func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Doubl
 // Scsru2csr wraps cusparseScsru2csr (symbol cusparseScsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsru2csr deprecated.
-func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9044,16 +8067,12 @@ func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9063,7 +8082,7 @@ func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 // Dcsru2csr wraps cusparseDcsru2csr (symbol cusparseDcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsru2csr deprecated.
-func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9074,16 +8093,12 @@ func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9093,7 +8108,7 @@ func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsru2csr wraps cusparseCcsru2csr (symbol cusparseCcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr deprecated.
-func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9104,16 +8119,12 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9123,7 +8134,7 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 // Zcsru2csr wraps cusparseZcsru2csr (symbol cusparseZcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr deprecated.
-func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9134,16 +8145,12 @@ func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9153,7 +8160,7 @@ func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 // Scsr2csru wraps cusparseScsr2csru (symbol cusparseScsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2csru deprecated.
-func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9164,16 +8171,12 @@ func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9183,7 +8186,7 @@ func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 // Dcsr2csru wraps cusparseDcsr2csru (symbol cusparseDcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2csru deprecated.
-func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9194,16 +8197,12 @@ func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9213,7 +8212,7 @@ func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsr2csru wraps cusparseCcsr2csru (symbol cusparseCcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csru deprecated.
-func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9224,16 +8223,12 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9243,7 +8238,7 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 // Zcsr2csru wraps cusparseZcsr2csru (symbol cusparseZcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csru deprecated.
-func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9254,16 +8249,12 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9275,29 +8266,26 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 //
 // Deprecated: the header marks cusparseSpruneDense2csr_bufferSizeExt
 // deprecated.
-func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9310,29 +8298,26 @@ func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int
 //
 // Deprecated: the header marks cusparseDpruneDense2csr_bufferSizeExt
 // deprecated.
-func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9344,28 +8329,27 @@ func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int
 // cusparseSpruneDense2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csrNnz deprecated.
-func SpruneDense2csrNnz(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnz(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9376,28 +8360,27 @@ func SpruneDense2csrNnz(handle Handle, m, n int32, a *float32, lda int32, thresh
 // cusparseDpruneDense2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csrNnz deprecated.
-func DpruneDense2csrNnz(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnz(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9408,30 +8391,26 @@ func DpruneDense2csrNnz(handle Handle, m, n int32, a *float64, lda int32, thresh
 // cusparseSpruneDense2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csr deprecated.
-func SpruneDense2csr(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csr(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9442,30 +8421,26 @@ func SpruneDense2csr(handle Handle, m, n int32, a *float32, lda int32, threshold
 // cusparseDpruneDense2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csr deprecated.
-func DpruneDense2csr(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csr(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9476,34 +8451,29 @@ func DpruneDense2csr(handle Handle, m, n int32, a *float64, lda int32, threshold
 // cusparseSpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csr_bufferSizeExt deprecated.
-func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9515,34 +8485,29 @@ func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 // cusparseDpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csr_bufferSizeExt deprecated.
-func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9554,33 +8519,30 @@ func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 // cusparseSpruneCsr2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrNnz deprecated.
-func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9591,33 +8553,30 @@ func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSorte
 // cusparseDpruneCsr2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrNnz deprecated.
-func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9628,35 +8587,29 @@ func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSorte
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csr deprecated.
-func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9667,35 +8620,29 @@ func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedVa
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csr deprecated.
-func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9708,7 +8655,7 @@ func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedVa
 //
 // Deprecated: the header marks
 // cusparseSpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9717,20 +8664,16 @@ func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9744,7 +8687,7 @@ func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 //
 // Deprecated: the header marks
 // cusparseDpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9753,20 +8696,16 @@ func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9779,28 +8718,26 @@ func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 //
 // Deprecated: the header marks cusparseSpruneDense2csrNnzByPercentage
 // deprecated.
-func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9812,28 +8749,26 @@ func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float32, lda i
 //
 // Deprecated: the header marks cusparseDpruneDense2csrNnzByPercentage
 // deprecated.
-func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9844,7 +8779,7 @@ func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float64, lda i
 // cusparseSpruneDense2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csrByPercentage deprecated.
-func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -9853,21 +8788,16 @@ func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9878,7 +8808,7 @@ func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int3
 // cusparseDpruneDense2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csrByPercentage deprecated.
-func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -9887,21 +8817,16 @@ func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9914,7 +8839,7 @@ func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int3
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrByPercentage_bufferSizeExt
 // deprecated.
-func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9925,23 +8850,17 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9955,7 +8874,7 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrByPercentage_bufferSizeExt
 // deprecated.
-func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9966,23 +8885,17 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9994,33 +8907,29 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 // (symbol cusparseSpruneCsr2csrNnzByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrNnzByPercentage deprecated.
-func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10031,33 +8940,29 @@ func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDes
 // (symbol cusparseDpruneCsr2csrNnzByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrNnzByPercentage deprecated.
-func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10068,7 +8973,7 @@ func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDes
 // cusparseSpruneCsr2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrByPercentage deprecated.
-func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -10079,24 +8984,17 @@ func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10107,7 +9005,7 @@ func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 // cusparseDpruneCsr2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrByPercentage deprecated.
-func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -10118,24 +9016,17 @@ func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10143,7 +9034,7 @@ func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 }
 
 // Csr2cscEx2 wraps cusparseCsr2cscEx2 (symbol cusparseCsr2cscEx2, cusparse.h).
-func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg, buffer unsafe.Pointer) error {
+func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr, csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr, cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg, buffer ffi.DeviceAddr) error {
 	sym, err := procCsr2cscEx2.Addr()
 	if err != nil {
 		return err
@@ -10154,24 +9045,17 @@ func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(csrVal))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(cscVal))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtr)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowInd)))
+	frame.Int(uintptr(cscColPtr))
+	frame.Int(uintptr(cscRowInd))
 	frame.Int(uintptr(valType))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(cscVal)
-	runtime.KeepAlive(cscColPtr)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10180,7 +9064,7 @@ func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr
 
 // Csr2cscEx2BufferSize wraps cusparseCsr2cscEx2_bufferSize (symbol
 // cusparseCsr2cscEx2_bufferSize, cusparse.h).
-func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg) (bufferSize uint64, err error) {
+func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr, csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr, cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg) (bufferSize uint64, err error) {
 	sym, err := procCsr2cscEx2BufferSize.Addr()
 	if err != nil {
 		return
@@ -10191,23 +9075,17 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(csrVal))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(cscVal))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtr)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowInd)))
+	frame.Int(uintptr(cscColPtr))
+	frame.Int(uintptr(cscRowInd))
 	frame.Int(uintptr(valType))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(cscVal)
-	runtime.KeepAlive(cscColPtr)
-	runtime.KeepAlive(cscRowInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -10217,7 +9095,7 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 
 // CreateSpVec wraps cusparseCreateSpVec (symbol cusparseCreateSpVec,
 // cusparse.h).
-func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr SpVecDescr, err error) {
+func CreateSpVec(size, nnz int64, indices, values ffi.DeviceAddr, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr SpVecDescr, err error) {
 	sym, err := procCreateSpVec.Addr()
 	if err != nil {
 		return
@@ -10233,8 +9111,6 @@ func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexT
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spVecDescr)
-	runtime.KeepAlive(indices)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10243,7 +9119,7 @@ func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexT
 
 // CreateConstSpVec wraps cusparseCreateConstSpVec (symbol
 // cusparseCreateConstSpVec, cusparse.h).
-func CreateConstSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr ConstSpVecDescr, err error) {
+func CreateConstSpVec(size, nnz int64, indices, values ffi.DeviceAddr, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr ConstSpVecDescr, err error) {
 	sym, err := procCreateConstSpVec.Addr()
 	if err != nil {
 		return
@@ -10259,8 +9135,6 @@ func CreateConstSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType I
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spVecDescr)
-	runtime.KeepAlive(indices)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10375,39 +9249,36 @@ func ConstSpVecGetValues(spVecDescr ConstSpVecDescr, values *unsafe.Pointer) err
 
 // SpVecSetValues wraps cusparseSpVecSetValues (symbol cusparseSpVecSetValues,
 // cusparse.h).
-func SpVecSetValues(spVecDescr SpVecDescr, values unsafe.Pointer) error {
+func SpVecSetValues(spVecDescr SpVecDescr, values ffi.DeviceAddr) error {
 	sym, err := procSpVecSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spVecDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procSpVecSetValues, Status(r))
 }
 
 // CreateDnVec wraps cusparseCreateDnVec (symbol cusparseCreateDnVec,
 // cusparse.h).
-func CreateDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr DnVecDescr, err error) {
+func CreateDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (dnVecDescr DnVecDescr, err error) {
 	sym, err := procCreateDnVec.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
 	runtime.KeepAlive(&dnVecDescr)
-	runtime.KeepAlive(values)
 	return dnVecDescr, ffiimpl.Error(procCreateDnVec, Status(r))
 }
 
 // CreateConstDnVec wraps cusparseCreateConstDnVec (symbol
 // cusparseCreateConstDnVec, cusparse.h).
-func CreateConstDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr ConstDnVecDescr, err error) {
+func CreateConstDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (dnVecDescr ConstDnVecDescr, err error) {
 	sym, err := procCreateConstDnVec.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
 	runtime.KeepAlive(&dnVecDescr)
-	runtime.KeepAlive(values)
 	return dnVecDescr, ffiimpl.Error(procCreateConstDnVec, Status(r))
 }
 
@@ -10475,13 +9346,12 @@ func ConstDnVecGetValues(dnVecDescr ConstDnVecDescr, values *unsafe.Pointer) err
 
 // DnVecSetValues wraps cusparseDnVecSetValues (symbol cusparseDnVecSetValues,
 // cusparse.h).
-func DnVecSetValues(dnVecDescr DnVecDescr, values unsafe.Pointer) error {
+func DnVecSetValues(dnVecDescr DnVecDescr, values ffi.DeviceAddr) error {
 	sym, err := procDnVecSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procDnVecSetValues, Status(r))
 }
 
@@ -10546,13 +9416,12 @@ func ConstSpMatGetValues(spMatDescr ConstSpMatDescr, values *unsafe.Pointer) err
 
 // SpMatSetValues wraps cusparseSpMatSetValues (symbol cusparseSpMatSetValues,
 // cusparse.h).
-func SpMatSetValues(spMatDescr SpMatDescr, values unsafe.Pointer) error {
+func SpMatSetValues(spMatDescr SpMatDescr, values ffi.DeviceAddr) error {
 	sym, err := procSpMatSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procSpMatSetValues, Status(r))
 }
 
@@ -10640,7 +9509,7 @@ func SpMatSetAttribute(spMatDescr SpMatDescr, attribute SpMatAttribute, data uns
 }
 
 // CreateCsr wraps cusparseCreateCsr (symbol cusparseCreateCsr, cusparse.h).
-func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsr.Addr()
 	if err != nil {
 		return
@@ -10659,9 +9528,6 @@ func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10670,7 +9536,7 @@ func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe
 
 // CreateConstCsr wraps cusparseCreateConstCsr (symbol cusparseCreateConstCsr,
 // cusparse.h).
-func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsr.Addr()
 	if err != nil {
 		return
@@ -10689,9 +9555,6 @@ func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues u
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10699,7 +9562,7 @@ func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues u
 }
 
 // CreateCsc wraps cusparseCreateCsc (symbol cusparseCreateCsc, cusparse.h).
-func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsc.Addr()
 	if err != nil {
 		return
@@ -10718,9 +9581,6 @@ func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10729,7 +9589,7 @@ func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe
 
 // CreateConstCsc wraps cusparseCreateConstCsc (symbol cusparseCreateConstCsc,
 // cusparse.h).
-func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsc.Addr()
 	if err != nil {
 		return
@@ -10748,9 +9608,6 @@ func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues u
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10901,34 +9758,28 @@ func ConstCscGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cscColOffse
 
 // CsrSetPointers wraps cusparseCsrSetPointers (symbol cusparseCsrSetPointers,
 // cusparse.h).
-func CsrSetPointers(spMatDescr SpMatDescr, csrRowOffsets, csrColInd, csrValues unsafe.Pointer) error {
+func CsrSetPointers(spMatDescr SpMatDescr, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr) error {
 	sym, err := procCsrSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(csrRowOffsets), uintptr(csrColInd), uintptr(csrValues), 0, 0)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	return ffiimpl.Error(procCsrSetPointers, Status(r))
 }
 
 // CscSetPointers wraps cusparseCscSetPointers (symbol cusparseCscSetPointers,
 // cusparse.h).
-func CscSetPointers(spMatDescr SpMatDescr, cscColOffsets, cscRowInd, cscValues unsafe.Pointer) error {
+func CscSetPointers(spMatDescr SpMatDescr, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr) error {
 	sym, err := procCscSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(cscColOffsets), uintptr(cscRowInd), uintptr(cscValues), 0, 0)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	return ffiimpl.Error(procCscSetPointers, Status(r))
 }
 
 // CreateBsr wraps cusparseCreateBsr (symbol cusparseCreateBsr, cusparse.h).
-func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr SpMatDescr, err error) {
+func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues ffi.DeviceAddr, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBsr.Addr()
 	if err != nil {
 		return
@@ -10950,9 +9801,6 @@ func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffse
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(bsrRowOffsets)
-	runtime.KeepAlive(bsrColInd)
-	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10961,7 +9809,7 @@ func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffse
 
 // CreateConstBsr wraps cusparseCreateConstBsr (symbol cusparseCreateConstBsr,
 // cusparse.h).
-func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues ffi.DeviceAddr, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBsr.Addr()
 	if err != nil {
 		return
@@ -10983,9 +9831,6 @@ func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOf
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(bsrRowOffsets)
-	runtime.KeepAlive(bsrColInd)
-	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10993,7 +9838,7 @@ func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOf
 }
 
 // CreateCoo wraps cusparseCreateCoo (symbol cusparseCreateCoo, cusparse.h).
-func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues ffi.DeviceAddr, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCoo.Addr()
 	if err != nil {
 		return
@@ -11011,9 +9856,6 @@ func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Poi
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(cooColInd)
-	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11022,7 +9864,7 @@ func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Poi
 
 // CreateConstCoo wraps cusparseCreateConstCoo (symbol cusparseCreateConstCoo,
 // cusparse.h).
-func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues ffi.DeviceAddr, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCoo.Addr()
 	if err != nil {
 		return
@@ -11040,9 +9882,6 @@ func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsaf
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(cooColInd)
-	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11118,21 +9957,18 @@ func ConstCooGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cooRowInd, 
 
 // CooSetPointers wraps cusparseCooSetPointers (symbol cusparseCooSetPointers,
 // cusparse.h).
-func CooSetPointers(spMatDescr SpMatDescr, cooRows, cooColumns, cooValues unsafe.Pointer) error {
+func CooSetPointers(spMatDescr SpMatDescr, cooRows, cooColumns, cooValues ffi.DeviceAddr) error {
 	sym, err := procCooSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(cooRows), uintptr(cooColumns), uintptr(cooValues), 0, 0)
-	runtime.KeepAlive(cooRows)
-	runtime.KeepAlive(cooColumns)
-	runtime.KeepAlive(cooValues)
 	return ffiimpl.Error(procCooSetPointers, Status(r))
 }
 
 // CreateBlockedEll wraps cusparseCreateBlockedEll (symbol
 // cusparseCreateBlockedEll, cusparse.h).
-func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue ffi.DeviceAddr, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBlockedEll.Addr()
 	if err != nil {
 		return
@@ -11150,8 +9986,6 @@ func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellVal
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(ellColInd)
-	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11160,7 +9994,7 @@ func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellVal
 
 // CreateConstBlockedEll wraps cusparseCreateConstBlockedEll (symbol
 // cusparseCreateConstBlockedEll, cusparse.h).
-func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue ffi.DeviceAddr, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBlockedEll.Addr()
 	if err != nil {
 		return
@@ -11178,8 +10012,6 @@ func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, e
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(ellColInd)
-	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11256,7 +10088,7 @@ func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, el
 
 // CreateSlicedEll wraps cusparseCreateSlicedEll (symbol
 // cusparseCreateSlicedEll, cusparse.h).
-func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues ffi.DeviceAddr, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateSlicedEll.Addr()
 	if err != nil {
 		return
@@ -11277,9 +10109,6 @@ func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSlice
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(sellSliceOffsets)
-	runtime.KeepAlive(sellColInd)
-	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11288,7 +10117,7 @@ func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSlice
 
 // CreateConstSlicedEll wraps cusparseCreateConstSlicedEll (symbol
 // cusparseCreateConstSlicedEll, cusparse.h).
-func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues ffi.DeviceAddr, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstSlicedEll.Addr()
 	if err != nil {
 		return
@@ -11309,9 +10138,6 @@ func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sell
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(sellSliceOffsets)
-	runtime.KeepAlive(sellColInd)
-	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11320,7 +10146,7 @@ func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sell
 
 // CreateDnMat wraps cusparseCreateDnMat (symbol cusparseCreateDnMat,
 // cusparse.h).
-func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr DnMatDescr, err error) {
+func CreateDnMat(rows, cols, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order Order) (dnMatDescr DnMatDescr, err error) {
 	sym, err := procCreateDnMat.Addr()
 	if err != nil {
 		return
@@ -11335,7 +10161,6 @@ func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.D
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&dnMatDescr)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11344,7 +10169,7 @@ func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.D
 
 // CreateConstDnMat wraps cusparseCreateConstDnMat (symbol
 // cusparseCreateConstDnMat, cusparse.h).
-func CreateConstDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr ConstDnMatDescr, err error) {
+func CreateConstDnMat(rows, cols, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order Order) (dnMatDescr ConstDnMatDescr, err error) {
 	sym, err := procCreateConstDnMat.Addr()
 	if err != nil {
 		return
@@ -11359,7 +10184,6 @@ func CreateConstDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cud
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&dnMatDescr)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11458,13 +10282,12 @@ func ConstDnMatGetValues(dnMatDescr ConstDnMatDescr, values *unsafe.Pointer) err
 
 // DnMatSetValues wraps cusparseDnMatSetValues (symbol cusparseDnMatSetValues,
 // cusparse.h).
-func DnMatSetValues(dnMatDescr DnMatDescr, values unsafe.Pointer) error {
+func DnMatSetValues(dnMatDescr DnMatDescr, values ffi.DeviceAddr) error {
 	sym, err := procDnMatSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(dnMatDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procDnMatSetValues, Status(r))
 }
 
@@ -11493,12 +10316,14 @@ func DnMatGetStridedBatch(dnMatDescr ConstDnMatDescr, batchCount *int32, batchSt
 }
 
 // Axpby wraps cusparseAxpby (symbol cusparseAxpby, cusparse.h).
-func Axpby(handle Handle, alpha unsafe.Pointer, vecX ConstSpVecDescr, beta unsafe.Pointer, vecY DnVecDescr) error {
+func Axpby(handle Handle, alpha ffi.HostOrDeviceAddr, vecX ConstSpVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr) error {
 	sym, err := procAxpby.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(alpha), uintptr(vecX), uintptr(beta), uintptr(vecY), 0)
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(alphaV), uintptr(vecX), uintptr(betaV), uintptr(vecY), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	return ffiimpl.Error(procAxpby, Status(r))
@@ -11527,12 +10352,14 @@ func Scatter(handle Handle, vecX ConstSpVecDescr, vecY DnVecDescr) error {
 // Rot wraps cusparseRot (symbol cusparseRot, cusparse.h).
 //
 // Deprecated: the header marks cusparseRot deprecated.
-func Rot(handle Handle, c_coeff, s_coeff unsafe.Pointer, vecX SpVecDescr, vecY DnVecDescr) error {
+func Rot(handle Handle, c_coeff, s_coeff ffi.HostOrDeviceAddr, vecX SpVecDescr, vecY DnVecDescr) error {
 	sym, err := procRot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(c_coeff), uintptr(s_coeff), uintptr(vecX), uintptr(vecY), 0)
+	c_coeffV := c_coeff.Pointer()
+	s_coeffV := s_coeff.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(c_coeffV), uintptr(s_coeffV), uintptr(vecX), uintptr(vecY), 0)
 	runtime.KeepAlive(c_coeff)
 	runtime.KeepAlive(s_coeff)
 	return ffiimpl.Error(procRot, Status(r))
@@ -11540,17 +10367,18 @@ func Rot(handle Handle, c_coeff, s_coeff unsafe.Pointer, vecX SpVecDescr, vecY D
 
 // SpVVBufferSize wraps cusparseSpVV_bufferSize (symbol cusparseSpVV_bufferSize,
 // cusparse.h).
-func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType) (bufferSize uint64, err error) {
+func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType) (bufferSize uint64, err error) {
 	sym, err := procSpVVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opX))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
@@ -11563,22 +10391,22 @@ func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY Con
 }
 
 // SpVV wraps cusparseSpVV (symbol cusparseSpVV, cusparse.h).
-func SpVV(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType, externalBuffer unsafe.Pointer) error {
+func SpVV(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpVV.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opX))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(result)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11599,13 +10427,12 @@ func SparseToDenseBufferSize(handle Handle, matA ConstSpMatDescr, matB DnMatDesc
 
 // SparseToDense wraps cusparseSparseToDense (symbol cusparseSparseToDense,
 // cusparse.h).
-func SparseToDense(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg, externalBuffer unsafe.Pointer) error {
+func SparseToDense(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSparseToDense.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procSparseToDense, Status(r))
 }
 
@@ -11623,41 +10450,41 @@ func DenseToSparseBufferSize(handle Handle, matA ConstDnMatDescr, matB SpMatDesc
 
 // DenseToSparseAnalysis wraps cusparseDenseToSparse_analysis (symbol
 // cusparseDenseToSparse_analysis, cusparse.h).
-func DenseToSparseAnalysis(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseAnalysis(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procDenseToSparseAnalysis.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procDenseToSparseAnalysis, Status(r))
 }
 
 // DenseToSparseConvert wraps cusparseDenseToSparse_convert (symbol
 // cusparseDenseToSparse_convert, cusparse.h).
-func DenseToSparseConvert(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseConvert(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procDenseToSparseConvert.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procDenseToSparseConvert, Status(r))
 }
 
 // SpMV wraps cusparseSpMV (symbol cusparseSpMV, cusparse.h).
-func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMV(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMV.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11665,7 +10492,6 @@ func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDes
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11674,18 +10500,20 @@ func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDes
 
 // SpMVBufferSize wraps cusparseSpMV_bufferSize (symbol cusparseSpMV_bufferSize,
 // cusparse.h).
-func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg) (bufferSize uint64, err error) {
+func SpMVBufferSize(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11702,18 +10530,20 @@ func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 
 // SpMVPreprocess wraps cusparseSpMV_preprocess (symbol cusparseSpMV_preprocess,
 // cusparse.h).
-func SpMVPreprocess(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMVPreprocess(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMVPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11721,7 +10551,6 @@ func SpMVPreprocess(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11753,15 +10582,16 @@ func SpSVDestroyDescr(descr SpSVDescr) error {
 
 // SpSVBufferSize wraps cusparseSpSV_bufferSize (symbol cusparseSpSV_bufferSize,
 // cusparse.h).
-func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) (bufferSize uint64, err error) {
+func SpSVBufferSize(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11780,15 +10610,16 @@ func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 
 // SpSVAnalysis wraps cusparseSpSV_analysis (symbol cusparseSpSV_analysis,
 // cusparse.h).
-func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr, externalBuffer unsafe.Pointer) error {
+func SpSVAnalysis(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpSVAnalysis.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11798,7 +10629,6 @@ func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA Const
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11806,15 +10636,16 @@ func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA Const
 }
 
 // SpSVSolve wraps cusparseSpSV_solve (symbol cusparseSpSV_solve, cusparse.h).
-func SpSVSolve(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) error {
+func SpSVSolve(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) error {
 	sym, err := procSpSVSolve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11831,13 +10662,12 @@ func SpSVSolve(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpM
 
 // SpSVUpdateMatrix wraps cusparseSpSV_updateMatrix (symbol
 // cusparseSpSV_updateMatrix, cusparse.h).
-func SpSVUpdateMatrix(handle Handle, spsvDescr SpSVDescr, newValues unsafe.Pointer, updatePart SpSVUpdate) error {
+func SpSVUpdateMatrix(handle Handle, spsvDescr SpSVDescr, newValues ffi.DeviceAddr, updatePart SpSVUpdate) error {
 	sym, err := procSpSVUpdateMatrix.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(spsvDescr), uintptr(newValues), uintptr(updatePart), 0, 0)
-	runtime.KeepAlive(newValues)
 	return ffiimpl.Error(procSpSVUpdateMatrix, Status(r))
 }
 
@@ -11866,16 +10696,17 @@ func SpSMDestroyDescr(descr SpSMDescr) error {
 
 // SpSMBufferSize wraps cusparseSpSM_bufferSize (symbol cusparseSpSM_bufferSize,
 // cusparse.h).
-func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) (bufferSize uint64, err error) {
+func SpSMBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSMBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -11894,16 +10725,17 @@ func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 
 // SpSMAnalysis wraps cusparseSpSM_analysis (symbol cusparseSpSM_analysis,
 // cusparse.h).
-func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr, externalBuffer unsafe.Pointer) error {
+func SpSMAnalysis(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpSMAnalysis.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -11913,7 +10745,6 @@ func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA 
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11921,16 +10752,17 @@ func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA 
 }
 
 // SpSMSolve wraps cusparseSpSM_solve (symbol cusparseSpSM_solve, cusparse.h).
-func SpSMSolve(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) error {
+func SpSMSolve(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) error {
 	sym, err := procSpSMSolve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -11947,31 +10779,32 @@ func SpSMSolve(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA Con
 
 // SpSMUpdateMatrix wraps cusparseSpSM_updateMatrix (symbol
 // cusparseSpSM_updateMatrix, cusparse.h).
-func SpSMUpdateMatrix(handle Handle, spsmDescr SpSMDescr, newValues unsafe.Pointer, updatePart SpSMUpdate) error {
+func SpSMUpdateMatrix(handle Handle, spsmDescr SpSMDescr, newValues ffi.DeviceAddr, updatePart SpSMUpdate) error {
 	sym, err := procSpSMUpdateMatrix.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(spsmDescr), uintptr(newValues), uintptr(updatePart), 0, 0)
-	runtime.KeepAlive(newValues)
 	return ffiimpl.Error(procSpSMUpdateMatrix, Status(r))
 }
 
 // SpMMBufferSize wraps cusparseSpMM_bufferSize (symbol cusparseSpMM_bufferSize,
 // cusparse.h).
-func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg) (bufferSize uint64, err error) {
+func SpMMBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMMBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11988,19 +10821,21 @@ func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 
 // SpMMPreprocess wraps cusparseSpMM_preprocess (symbol cusparseSpMM_preprocess,
 // cusparse.h).
-func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMMPreprocess(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMMPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12008,7 +10843,6 @@ func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12016,19 +10850,21 @@ func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 }
 
 // SpMM wraps cusparseSpMM (symbol cusparseSpMM, cusparse.h).
-func SpMM(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMM(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMM.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12036,7 +10872,6 @@ func SpMM(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpM
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12068,19 +10903,21 @@ func SpGEMMDestroyDescr(descr SpGEMMDescr) error {
 
 // SpGEMMWorkEstimation wraps cusparseSpGEMM_workEstimation (symbol
 // cusparseSpGEMM_workEstimation, cusparse.h).
-func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMWorkEstimation.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12091,7 +10928,6 @@ func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize1)
-	runtime.KeepAlive(externalBuffer1)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12112,19 +10948,21 @@ func SpGEMMGetNumProducts(spgemmDescr SpGEMMDescr, num_prods *int64) error {
 
 // SpGEMMEstimateMemory wraps cusparseSpGEMM_estimateMemory (symbol
 // cusparseSpGEMM_estimateMemory, cusparse.h).
-func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize2 *uint64) error {
+func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize2 *uint64) error {
 	sym, err := procSpGEMMEstimateMemory.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12137,7 +10975,6 @@ func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize3)
-	runtime.KeepAlive(externalBuffer3)
 	runtime.KeepAlive(bufferSize2)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12147,19 +10984,21 @@ func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 
 // SpGEMMCompute wraps cusparseSpGEMM_compute (symbol cusparseSpGEMM_compute,
 // cusparse.h).
-func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer) error {
+func SpGEMMCompute(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMCompute.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12170,7 +11009,6 @@ func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize2)
-	runtime.KeepAlive(externalBuffer2)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12179,19 +11017,21 @@ func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA
 
 // SpGEMMCopy wraps cusparseSpGEMM_copy (symbol cusparseSpGEMM_copy,
 // cusparse.h).
-func SpGEMMCopy(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
+func SpGEMMCopy(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
 	sym, err := procSpGEMMCopy.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12207,7 +11047,7 @@ func SpGEMMCopy(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, m
 
 // SpGEMMreuseWorkEstimation wraps cusparseSpGEMMreuse_workEstimation (symbol
 // cusparseSpGEMMreuse_workEstimation, cusparse.h).
-func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseWorkEstimation.Addr()
 	if err != nil {
 		return err
@@ -12225,7 +11065,6 @@ func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB Con
 	frame.Int(uintptr(externalBuffer1))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize1)
-	runtime.KeepAlive(externalBuffer1)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12234,7 +11073,7 @@ func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB Con
 
 // SpGEMMreuseNnz wraps cusparseSpGEMMreuse_nnz (symbol cusparseSpGEMMreuse_nnz,
 // cusparse.h).
-func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize4 *uint64, externalBuffer4 unsafe.Pointer) error {
+func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize4 *uint64, externalBuffer4 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseNnz.Addr()
 	if err != nil {
 		return err
@@ -12256,11 +11095,8 @@ func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDesc
 	frame.Int(uintptr(externalBuffer4))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize2)
-	runtime.KeepAlive(externalBuffer2)
 	runtime.KeepAlive(bufferSize3)
-	runtime.KeepAlive(externalBuffer3)
 	runtime.KeepAlive(bufferSize4)
-	runtime.KeepAlive(externalBuffer4)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12269,7 +11105,7 @@ func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDesc
 
 // SpGEMMreuseCopy wraps cusparseSpGEMMreuse_copy (symbol
 // cusparseSpGEMMreuse_copy, cusparse.h).
-func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 unsafe.Pointer) error {
+func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseCopy.Addr()
 	if err != nil {
 		return err
@@ -12287,7 +11123,6 @@ func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDes
 	frame.Int(uintptr(externalBuffer5))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize5)
-	runtime.KeepAlive(externalBuffer5)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12296,19 +11131,21 @@ func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDes
 
 // SpGEMMreuseCompute wraps cusparseSpGEMMreuse_compute (symbol
 // cusparseSpGEMMreuse_compute, cusparse.h).
-func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
+func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
 	sym, err := procSpGEMMreuseCompute.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12324,19 +11161,21 @@ func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer,
 
 // SddmmBufferSize wraps cusparseSDDMM_bufferSize (symbol
 // cusparseSDDMM_bufferSize, cusparse.h).
-func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg) (bufferSize uint64, err error) {
+func SddmmBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSddmmBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12353,19 +11192,21 @@ func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 
 // SddmmPreprocess wraps cusparseSDDMM_preprocess (symbol
 // cusparseSDDMM_preprocess, cusparse.h).
-func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func SddmmPreprocess(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSddmmPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12373,7 +11214,6 @@ func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12381,19 +11221,21 @@ func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 }
 
 // Sddmm wraps cusparseSDDMM (symbol cusparseSDDMM, cusparse.h).
-func Sddmm(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func Sddmm(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSddmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12401,7 +11243,6 @@ func Sddmm(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB C
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12445,13 +11286,12 @@ func SpMMOpCreatePlan(handle Handle, plan *SpMMOpPlan, opA, opB Operation, matA 
 }
 
 // SpMMOp wraps cusparseSpMMOp (symbol cusparseSpMMOp, cusparse.h).
-func SpMMOp(plan SpMMOpPlan, externalBuffer unsafe.Pointer) error {
+func SpMMOp(plan SpMMOpPlan, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMMOp.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(externalBuffer), 0, 0, 0, 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procSpMMOp, Status(r))
 }
 

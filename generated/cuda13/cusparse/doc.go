@@ -9,6 +9,31 @@
 // become results. The library is opened on first use; set CUGEN_LIBCUSPARSE to
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
+//
+// # Pointers: which memory each parameter is
+//
+// No parameter in device memory is a Go pointer. audit.txt lists each
+// pointer parameter with its memory and the reason (its "memory" lines):
+//
+//   - Device memory: the arrays a generic descriptor refers to (CreateCsr's
+//     csrRowOffsets, csrColInd and csrValues, CreateDnVec's values, the
+//     Set*Pointers and Set*Values functions), the legacy routines' sparse
+//     and dense arrays (csrSortedValA, bsrSortedRowPtr, x, y, A, B, dl, d,
+//     du, ...) and every work buffer (externalBuffer, pBuffer, buffer) are
+//     an ffi.DevicePtr[T] (ffi.DeviceAddr for void *). A cu.Deviceptr d
+//     converts with no unsafe: ffi.DevicePtr[float32](d), or
+//     ffi.DeviceAddr(d).
+//   - Host or device, by the handle's pointer mode (SetPointerMode): the
+//     scalars alpha and beta, SpVV's result, the zero-pivot position, the
+//     Nnz functions' nnzTotalDevHostPtr and nnzC, the numeric boost's tol
+//     and boost_val and the prune thresholds are an ffi.HostOrDevice[T]
+//     (ffi.HostOrDeviceAddr for void *). In PointerModeHost, the default,
+//     pass ffi.Host(&alpha) (ffi.Host(&alpha).Untyped() for void *); in
+//     PointerModeDevice, ffi.Device(p).
+//   - Host memory: sizes, the getters' outputs (CsrGet writes the device
+//     addresses the descriptor holds into host variables), csrcolor's
+//     fractionToColor and ncolors, the attributes' values and SpMMOp's
+//     LTO-IR buffers stay Go pointers.
 package cusparse
 
 import "github.com/cugen/cugen/ffi/ffiimpl"

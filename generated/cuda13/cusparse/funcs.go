@@ -4,6 +4,7 @@
 package cusparse
 
 import (
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	cudart "github.com/cugen/cugen/generated/cuda13/cudart"
 	"runtime"
@@ -558,34 +559,31 @@ func DestroyPruneInfo(info PruneInfo) error {
 // Sgemvi wraps cusparseSgemvi (symbol cusparseSgemvi, cusparse.h).
 //
 // Deprecated: the header marks cusparseSgemvi deprecated.
-func Sgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float32, lda, nnz int32, xVal *float32, xInd *int32, beta, y *float32, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Sgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[float32], a ffi.DevicePtr[float32], lda, nnz int32, xVal ffi.DevicePtr[float32], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procSgemvi.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -609,34 +607,31 @@ func SgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 // Dgemvi wraps cusparseDgemvi (symbol cusparseDgemvi, cusparse.h).
 //
 // Deprecated: the header marks cusparseDgemvi deprecated.
-func Dgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float64, lda, nnz int32, xVal *float64, xInd *int32, beta, y *float64, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Dgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[float64], a ffi.DevicePtr[float64], lda, nnz int32, xVal ffi.DevicePtr[float64], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procDgemvi.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(alphaV))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -660,40 +655,37 @@ func DgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 // Cgemvi wraps cusparseCgemvi (symbol cusparseCgemvi, cusparse.h).
 //
 // Deprecated: the header marks cusparseCgemvi deprecated.
-func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Complex, lda, nnz int32, xVal *cudart.Complex, xInd *int32, beta, y *cudart.Complex, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Cgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], a ffi.DevicePtr[cudart.Complex], lda, nnz int32, xVal ffi.DevicePtr[cudart.Complex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procCgemvi.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -717,40 +709,37 @@ func CgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 // Zgemvi wraps cusparseZgemvi (symbol cusparseZgemvi, cusparse.h).
 //
 // Deprecated: the header marks cusparseZgemvi deprecated.
-func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda, nnz int32, xVal *cudart.DoubleComplex, xInd *int32, beta, y *cudart.DoubleComplex, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Zgemvi(handle Handle, transA Operation, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], a ffi.DevicePtr[cudart.DoubleComplex], lda, nnz int32, xVal ffi.DevicePtr[cudart.DoubleComplex], xInd ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex], idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procZgemvi.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(alphaP))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(xVal)))
-	frame.Int(uintptr(unsafe.Pointer(xInd)))
+	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(xInd))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(xVal)
-	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -772,11 +761,13 @@ func ZgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (bufferS
 }
 
 // Sbsrmv wraps cusparseSbsrmv (symbol cusparseSbsrmv, cusparse.h).
-func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float32) error {
+func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	sym, err := procSbsrmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -784,23 +775,18 @@ func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -808,11 +794,13 @@ func Sbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Dbsrmv wraps cusparseDbsrmv (symbol cusparseDbsrmv, cusparse.h).
-func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float64) error {
+func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	sym, err := procDbsrmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -820,23 +808,18 @@ func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -844,15 +827,17 @@ func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Cbsrmv wraps cusparseCbsrmv (symbol cusparseCbsrmv, cusparse.h).
-func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
+func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCbsrmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -862,23 +847,18 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -886,15 +866,17 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Zbsrmv wraps cusparseZbsrmv (symbol cusparseZbsrmv, cusparse.h).
-func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
+func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZbsrmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -904,23 +886,18 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -930,11 +907,13 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 // Sbsrxmv wraps cusparseSbsrxmv (symbol cusparseSbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrxmv deprecated.
-func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float32) error {
+func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float32], beta ffi.HostOrDevice[float32], y ffi.DevicePtr[float32]) error {
 	sym, err := procSbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -943,27 +922,20 @@ func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -973,11 +945,13 @@ func Sbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Dbsrxmv wraps cusparseDbsrxmv (symbol cusparseDbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrxmv deprecated.
-func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *float64) error {
+func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[float64], beta ffi.HostOrDevice[float64], y ffi.DevicePtr[float64]) error {
 	sym, err := procDbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -986,27 +960,20 @@ func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1016,15 +983,17 @@ func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Cbsrxmv wraps cusparseCbsrxmv (symbol cusparseCbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrxmv deprecated.
-func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
+func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.Complex], beta ffi.HostOrDevice[cudart.Complex], y ffi.DevicePtr[cudart.Complex]) error {
 	sym, err := procCbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1035,27 +1004,20 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1065,15 +1027,17 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Zbsrxmv wraps cusparseZbsrxmv (symbol cusparseZbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrxmv deprecated.
-func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
+func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, x ffi.DevicePtr[cudart.DoubleComplex], beta ffi.HostOrDevice[cudart.DoubleComplex], y ffi.DevicePtr[cudart.DoubleComplex]) error {
 	sym, err := procZbsrxmv.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1084,27 +1048,20 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedMaskPtrA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedEndPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(y)))
+	frame.Int(uintptr(y))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedMaskPtrA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedEndPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1115,12 +1072,13 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // cusparseXbsrsv2_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrsv2_zeroPivot deprecated.
-func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position *int32) error {
+func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrsv2ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrsv2ZeroPivot, Status(r))
 }
@@ -1129,7 +1087,7 @@ func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position *int32) error {
 // cusparseSbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSize deprecated.
-func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1141,16 +1099,13 @@ func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1162,7 +1117,7 @@ func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseDbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSize deprecated.
-func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1174,16 +1129,13 @@ func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1195,7 +1147,7 @@ func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseCbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSize deprecated.
-func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1207,16 +1159,13 @@ func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1228,7 +1177,7 @@ func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // cusparseZbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSize deprecated.
-func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
+func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsv2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1240,16 +1189,13 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1265,7 +1211,7 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSizeExt deprecated.
-func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1277,16 +1223,13 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1302,7 +1245,7 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSizeExt deprecated.
-func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1314,16 +1257,13 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1339,7 +1279,7 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSizeExt deprecated.
-func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1351,16 +1291,13 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1376,7 +1313,7 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSizeExt deprecated.
-func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
+func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, info Bsrsv2Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -1388,16 +1325,13 @@ func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -1409,7 +1343,7 @@ func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // cusparseSbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_analysis deprecated.
-func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1421,18 +1355,14 @@ func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1443,7 +1373,7 @@ func Sbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseDbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_analysis deprecated.
-func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1455,18 +1385,14 @@ func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1477,7 +1403,7 @@ func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseCbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_analysis deprecated.
-func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1489,18 +1415,14 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1511,7 +1433,7 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparseZbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_analysis deprecated.
-func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1523,18 +1445,14 @@ func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1545,36 +1463,31 @@ func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_solve deprecated.
-func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *float32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[float32], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1585,36 +1498,31 @@ func Sbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_solve deprecated.
-func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *float64, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[float64], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1625,13 +1533,14 @@ func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_solve deprecated.
-func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.Complex, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[cudart.Complex], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1640,24 +1549,18 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1668,13 +1571,14 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_solve deprecated.
-func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.DoubleComplex, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, info Bsrsv2Info, f, x ffi.DevicePtr[cudart.DoubleComplex], policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsv2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1683,24 +1587,18 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(f)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(f)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1710,11 +1608,13 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // Sbsrmm wraps cusparseSbsrmm (symbol cusparseSbsrmm, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrmm deprecated.
-func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
+func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float32], ldb int32, beta ffi.HostOrDevice[float32], c ffi.DevicePtr[float32], ldc int32) error {
 	sym, err := procSbsrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1724,25 +1624,20 @@ func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1752,11 +1647,13 @@ func Sbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 // Dbsrmm wraps cusparseDbsrmm (symbol cusparseDbsrmm, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrmm deprecated.
-func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
+func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[float64], ldb int32, beta ffi.HostOrDevice[float64], c ffi.DevicePtr[float64], ldc int32) error {
 	sym, err := procDbsrmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1766,25 +1663,20 @@ func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(betaV))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1794,15 +1686,17 @@ func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 // Cbsrmm wraps cusparseCbsrmm (symbol cusparseCbsrmm, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrmm deprecated.
-func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
+func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.Complex], ldb int32, beta ffi.HostOrDevice[cudart.Complex], c ffi.DevicePtr[cudart.Complex], ldc int32) error {
 	sym, err := procCbsrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1814,25 +1708,20 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1842,15 +1731,17 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 // Zbsrmm wraps cusparseZbsrmm (symbol cusparseZbsrmm, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrmm deprecated.
-func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
+func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockSize int32, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, beta ffi.HostOrDevice[cudart.DoubleComplex], c ffi.DevicePtr[cudart.DoubleComplex], ldc int32) error {
 	sym, err := procZbsrmm.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1862,25 +1753,20 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(betaP))
-	frame.Int(uintptr(unsafe.Pointer(c)))
+	frame.Int(uintptr(c))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1891,12 +1777,13 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 // cusparseXbsrsm2_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrsm2_zeroPivot deprecated.
-func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position *int32) error {
+func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrsm2ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrsm2ZeroPivot, Status(r))
 }
@@ -1905,7 +1792,7 @@ func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position *int32) error {
 // cusparseSbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSize deprecated.
-func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1919,16 +1806,13 @@ func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1940,7 +1824,7 @@ func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseDbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSize deprecated.
-func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1954,16 +1838,13 @@ func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -1975,7 +1856,7 @@ func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseCbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSize deprecated.
-func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -1989,16 +1870,13 @@ func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2010,7 +1888,7 @@ func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // cusparseZbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSize deprecated.
-func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
+func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsm2BufferSize.Addr()
 	if err != nil {
 		return
@@ -2024,16 +1902,13 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2049,7 +1924,7 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSizeExt deprecated.
-func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2063,16 +1938,13 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2088,7 +1960,7 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSizeExt deprecated.
-func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2102,16 +1974,13 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2127,7 +1996,7 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSizeExt deprecated.
-func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2141,16 +2010,13 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2166,7 +2032,7 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSizeExt deprecated.
-func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
+func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrsm2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2180,16 +2046,13 @@ func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2201,7 +2064,7 @@ func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // cusparseSbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_analysis deprecated.
-func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2215,18 +2078,14 @@ func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2237,7 +2096,7 @@ func Sbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseDbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_analysis deprecated.
-func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2251,18 +2110,14 @@ func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2273,7 +2128,7 @@ func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseCbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_analysis deprecated.
-func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2287,18 +2142,14 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2309,7 +2160,7 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparseZbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_analysis deprecated.
-func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2323,18 +2174,14 @@ func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2345,11 +2192,12 @@ func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_solve deprecated.
-func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *float32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *float32, ldb int32, x *float32, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[float32], ldb int32, x ffi.DevicePtr[float32], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2358,27 +2206,21 @@ func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2389,11 +2231,12 @@ func Sbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_solve deprecated.
-func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *float64, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *float64, ldb int32, x *float64, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[float64], ldb int32, x ffi.DevicePtr[float64], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2402,27 +2245,21 @@ func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2433,13 +2270,14 @@ func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_solve deprecated.
-func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.Complex, ldb int32, x *cudart.Complex, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[cudart.Complex], ldb int32, x ffi.DevicePtr[cudart.Complex], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2450,26 +2288,20 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2480,13 +2312,14 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_solve deprecated.
-func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.DoubleComplex, ldb int32, x *cudart.DoubleComplex, ldx int32, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrsm2Info, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, x ffi.DevicePtr[cudart.DoubleComplex], ldx int32, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrsm2Solve.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2497,26 +2330,20 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2527,12 +2354,14 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // cusparseScsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_numericBoost deprecated.
-func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	sym, err := procScsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procScsrilu02NumericBoost, Status(r))
@@ -2542,12 +2371,14 @@ func Scsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseDcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_numericBoost deprecated.
-func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol, boost_val *float64) error {
+func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol, boost_val ffi.HostOrDevice[float64]) error {
 	sym, err := procDcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procDcsrilu02NumericBoost, Status(r))
@@ -2557,15 +2388,17 @@ func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseCcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_numericBoost deprecated.
-func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -2576,15 +2409,17 @@ func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseZcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_numericBoost deprecated.
-func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -2595,12 +2430,13 @@ func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // cusparseXcsrilu02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsrilu02_zeroPivot deprecated.
-func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position *int32) error {
+func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsrilu02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXcsrilu02ZeroPivot, Status(r))
 }
@@ -2609,7 +2445,7 @@ func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position *int32) error
 // cusparseScsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSize deprecated.
-func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2619,15 +2455,12 @@ func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2639,7 +2472,7 @@ func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseDcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSize deprecated.
-func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2649,15 +2482,12 @@ func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2669,7 +2499,7 @@ func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseCcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSize deprecated.
-func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2679,15 +2509,12 @@ func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2699,7 +2526,7 @@ func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // cusparseZcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSize deprecated.
-func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (bufferSizeInBytes int32, err error) {
+func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -2709,15 +2536,12 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -2733,7 +2557,7 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSizeExt deprecated.
-func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procScsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2743,15 +2567,12 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2767,7 +2588,7 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSizeExt deprecated.
-func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procDcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2777,15 +2598,12 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2801,7 +2619,7 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSizeExt deprecated.
-func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procCcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2811,15 +2629,12 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2835,7 +2650,7 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSizeExt deprecated.
-func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (bufferSize uint64, err error) {
+func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procZcsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -2845,15 +2660,12 @@ func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -2865,7 +2677,7 @@ func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // cusparseScsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_analysis deprecated.
-func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2875,17 +2687,13 @@ func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2896,7 +2704,7 @@ func Scsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseDcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_analysis deprecated.
-func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2906,17 +2714,13 @@ func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2927,7 +2731,7 @@ func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseCcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_analysis deprecated.
-func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2937,17 +2741,13 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2958,7 +2758,7 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // cusparseZcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_analysis deprecated.
-func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2968,17 +2768,13 @@ func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2988,7 +2784,7 @@ func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // Scsrilu02 wraps cusparseScsrilu02 (symbol cusparseScsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02 deprecated.
-func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsrilu02.Addr()
 	if err != nil {
 		return err
@@ -2998,17 +2794,13 @@ func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3018,7 +2810,7 @@ func Scsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Dcsrilu02 wraps cusparseDcsrilu02 (symbol cusparseDcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02 deprecated.
-func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3028,17 +2820,13 @@ func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3048,7 +2836,7 @@ func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Ccsrilu02 wraps cusparseCcsrilu02 (symbol cusparseCcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02 deprecated.
-func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3058,17 +2846,13 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3078,7 +2862,7 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Zcsrilu02 wraps cusparseZcsrilu02 (symbol cusparseZcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02 deprecated.
-func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3088,17 +2872,13 @@ func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3109,12 +2889,14 @@ func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // cusparseSbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_numericBoost deprecated.
-func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *float32) error {
+func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[float32]) error {
 	sym, err := procSbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procSbsrilu02NumericBoost, Status(r))
@@ -3124,12 +2906,14 @@ func Sbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseDbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_numericBoost deprecated.
-func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol, boost_val *float64) error {
+func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol, boost_val ffi.HostOrDevice[float64]) error {
 	sym, err := procDbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valV), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procDbsrilu02NumericBoost, Status(r))
@@ -3139,15 +2923,17 @@ func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseCbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_numericBoost deprecated.
-func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
+func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.Complex]) error {
 	sym, err := procCbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.Complex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -3158,15 +2944,17 @@ func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseZbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_numericBoost deprecated.
-func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
+func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol ffi.HostOrDevice[float64], boost_val ffi.HostOrDevice[cudart.DoubleComplex]) error {
 	sym, err := procZbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
-	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
-	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
+	tolV := tol.Pointer()
+	boost_valV := boost_val.Pointer()
+	var boost_valBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(boost_valV, unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(tolV), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(boost_valV, boost_valP, unsafe.Sizeof(*new(cudart.DoubleComplex)))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	runtime.KeepAlive(&boost_valBuf)
@@ -3177,12 +2965,13 @@ func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // cusparseXbsrilu02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsrilu02_zeroPivot deprecated.
-func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position *int32) error {
+func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsrilu02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsrilu02ZeroPivot, Status(r))
 }
@@ -3191,7 +2980,7 @@ func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position *int32) error
 // cusparseSbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSize deprecated.
-func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3202,16 +2991,13 @@ func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3223,7 +3009,7 @@ func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseDbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSize deprecated.
-func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3234,16 +3020,13 @@ func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3255,7 +3038,7 @@ func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseCbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSize deprecated.
-func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3266,16 +3049,13 @@ func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3287,7 +3067,7 @@ func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // cusparseZbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSize deprecated.
-func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
+func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsrilu02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3298,16 +3078,13 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3323,7 +3100,7 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSizeExt deprecated.
-func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procSbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3334,16 +3111,13 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3359,7 +3133,7 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSizeExt deprecated.
-func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procDbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3370,16 +3144,13 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3395,7 +3166,7 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSizeExt deprecated.
-func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procCbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3406,16 +3177,13 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3431,7 +3199,7 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSizeExt deprecated.
-func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
+func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsrilu02Info) (bufferSize uint64, err error) {
 	sym, err := procZbsrilu02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3442,16 +3210,13 @@ func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3463,7 +3228,7 @@ func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // cusparseSbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_analysis deprecated.
-func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3474,18 +3239,14 @@ func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3496,7 +3257,7 @@ func Sbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseDbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_analysis deprecated.
-func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3507,18 +3268,14 @@ func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3529,7 +3286,7 @@ func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseCbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_analysis deprecated.
-func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3540,18 +3297,14 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3562,7 +3315,7 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // cusparseZbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_analysis deprecated.
-func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3573,18 +3326,14 @@ func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3594,7 +3343,7 @@ func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // Sbsrilu02 wraps cusparseSbsrilu02 (symbol cusparseSbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02 deprecated.
-func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3605,18 +3354,14 @@ func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3626,7 +3371,7 @@ func Sbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Dbsrilu02 wraps cusparseDbsrilu02 (symbol cusparseDbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02 deprecated.
-func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3637,18 +3382,14 @@ func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3658,7 +3399,7 @@ func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Cbsrilu02 wraps cusparseCbsrilu02 (symbol cusparseCbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02 deprecated.
-func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3669,18 +3410,14 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3690,7 +3427,7 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Zbsrilu02 wraps cusparseZbsrilu02 (symbol cusparseZbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02 deprecated.
-func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsrilu02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3701,18 +3438,14 @@ func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3723,12 +3456,13 @@ func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // cusparseXcsric02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsric02_zeroPivot deprecated.
-func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position *int32) error {
+func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsric02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXcsric02ZeroPivot, Status(r))
 }
@@ -3737,7 +3471,7 @@ func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position *int32) error {
 // cusparseScsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02_bufferSize deprecated.
-func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3747,15 +3481,12 @@ func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3767,7 +3498,7 @@ func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseDcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSize deprecated.
-func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3777,15 +3508,12 @@ func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3797,7 +3525,7 @@ func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseCcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSize deprecated.
-func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3807,15 +3535,12 @@ func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3827,7 +3552,7 @@ func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // cusparseZcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSize deprecated.
-func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (bufferSizeInBytes int32, err error) {
+func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -3837,15 +3562,12 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -3861,7 +3583,7 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsric02_bufferSizeExt deprecated.
-func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float32], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procScsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3871,15 +3593,12 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3895,7 +3614,7 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSizeExt deprecated.
-func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[float64], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procDcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3905,15 +3624,12 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3929,7 +3645,7 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSizeExt deprecated.
-func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.Complex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procCcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3939,15 +3655,12 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3963,7 +3676,7 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSizeExt deprecated.
-func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (bufferSize uint64, err error) {
+func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtr, csrSortedColInd ffi.DevicePtr[int32], info Csric02Info) (bufferSize uint64, err error) {
 	sym, err := procZcsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -3973,15 +3686,12 @@ func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
+	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(csrSortedRowPtr))
+	frame.Int(uintptr(csrSortedColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedVal)
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(csrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -3993,7 +3703,7 @@ func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // cusparseScsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02_analysis deprecated.
-func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4003,17 +3713,13 @@ func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4024,7 +3730,7 @@ func Scsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseDcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02_analysis deprecated.
-func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4034,17 +3740,13 @@ func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4055,7 +3757,7 @@ func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseCcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_analysis deprecated.
-func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4065,17 +3767,13 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4086,7 +3784,7 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // cusparseZcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_analysis deprecated.
-func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4096,17 +3794,13 @@ func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4116,7 +3810,7 @@ func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // Scsric02 wraps cusparseScsric02 (symbol cusparseScsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02 deprecated.
-func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procScsric02.Addr()
 	if err != nil {
 		return err
@@ -4126,17 +3820,13 @@ func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4146,7 +3836,7 @@ func Scsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Dcsric02 wraps cusparseDcsric02 (symbol cusparseDcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02 deprecated.
-func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsric02.Addr()
 	if err != nil {
 		return err
@@ -4156,17 +3846,13 @@ func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4176,7 +3862,7 @@ func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Ccsric02 wraps cusparseCcsric02 (symbol cusparseCcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02 deprecated.
-func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsric02.Addr()
 	if err != nil {
 		return err
@@ -4186,17 +3872,13 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4206,7 +3888,7 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Zcsric02 wraps cusparseZcsric02 (symbol cusparseZcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02 deprecated.
-func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], info Csric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsric02.Addr()
 	if err != nil {
 		return err
@@ -4216,17 +3898,13 @@ func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA_valM)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4237,12 +3915,13 @@ func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // cusparseXbsric02_zeroPivot, cusparse.h).
 //
 // Deprecated: the header marks cusparseXbsric02_zeroPivot deprecated.
-func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position *int32) error {
+func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position ffi.HostOrDevice[int32]) error {
 	sym, err := procXbsric02ZeroPivot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(unsafe.Pointer(position)), 0, 0, 0)
+	positionV := position.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(positionV), 0, 0, 0)
 	runtime.KeepAlive(position)
 	return ffiimpl.Error(procXbsric02ZeroPivot, Status(r))
 }
@@ -4251,7 +3930,7 @@ func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position *int32) error {
 // cusparseSbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSize deprecated.
-func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procSbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4262,16 +3941,13 @@ func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4283,7 +3959,7 @@ func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseDbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSize deprecated.
-func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procDbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4294,16 +3970,13 @@ func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4315,7 +3988,7 @@ func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseCbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSize deprecated.
-func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procCbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4326,16 +3999,13 @@ func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4347,7 +4017,7 @@ func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // cusparseZbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSize deprecated.
-func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
+func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info) (bufferSizeInBytes int32, err error) {
 	sym, err := procZbsric02BufferSize.Addr()
 	if err != nil {
 		return
@@ -4358,16 +4028,13 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4383,7 +4050,7 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSizeExt deprecated.
-func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procSbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4394,16 +4061,13 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4419,7 +4083,7 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSizeExt deprecated.
-func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procDbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4430,16 +4094,13 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4455,7 +4116,7 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSizeExt deprecated.
-func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procCbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4466,16 +4127,13 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4491,7 +4149,7 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSizeExt deprecated.
-func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
+func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockSize int32, info Bsric02Info) (bufferSize uint64, err error) {
 	sym, err := procZbsric02BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4502,16 +4160,13 @@ func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -4523,7 +4178,7 @@ func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // cusparseSbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02_analysis deprecated.
-func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procSbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4534,18 +4189,14 @@ func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4556,7 +4207,7 @@ func Sbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseDbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02_analysis deprecated.
-func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procDbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4567,18 +4218,14 @@ func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4589,7 +4236,7 @@ func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseCbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_analysis deprecated.
-func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procCbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4600,18 +4247,14 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4622,7 +4265,7 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // cusparseZbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_analysis deprecated.
-func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer unsafe.Pointer) error {
+func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, inputBuffer ffi.DeviceAddr) error {
 	sym, err := procZbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4633,18 +4276,14 @@ func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(inputBuffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(inputBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4654,7 +4293,7 @@ func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // Sbsric02 wraps cusparseSbsric02 (symbol cusparseSbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02 deprecated.
-func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procSbsric02.Addr()
 	if err != nil {
 		return err
@@ -4665,18 +4304,14 @@ func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4686,7 +4321,7 @@ func Sbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Dbsric02 wraps cusparseDbsric02 (symbol cusparseDbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02 deprecated.
-func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procDbsric02.Addr()
 	if err != nil {
 		return err
@@ -4697,18 +4332,14 @@ func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4718,7 +4349,7 @@ func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Cbsric02 wraps cusparseCbsric02 (symbol cusparseCbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02 deprecated.
-func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procCbsric02.Addr()
 	if err != nil {
 		return err
@@ -4729,18 +4360,14 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4750,7 +4377,7 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Zbsric02 wraps cusparseZbsric02 (symbol cusparseZbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02 deprecated.
-func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, buffer unsafe.Pointer) error {
+func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], blockDim int32, info Bsric02Info, policy SolvePolicy, buffer ffi.DeviceAddr) error {
 	sym, err := procZbsric02.Addr()
 	if err != nil {
 		return err
@@ -4761,18 +4388,14 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4781,7 +4404,7 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 
 // Sgtsv2BufferSizeExt wraps cusparseSgtsv2_bufferSizeExt (symbol
 // cusparseSgtsv2_bufferSizeExt, cusparse.h).
-func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4790,17 +4413,13 @@ func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4810,7 +4429,7 @@ func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb i
 
 // Dgtsv2BufferSizeExt wraps cusparseDgtsv2_bufferSizeExt (symbol
 // cusparseDgtsv2_bufferSizeExt, cusparse.h).
-func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4819,17 +4438,13 @@ func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4839,7 +4454,7 @@ func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb i
 
 // Cgtsv2BufferSizeExt wraps cusparseCgtsv2_bufferSizeExt (symbol
 // cusparseCgtsv2_bufferSizeExt, cusparse.h).
-func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4848,17 +4463,13 @@ func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4868,7 +4479,7 @@ func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex
 
 // Zgtsv2BufferSizeExt wraps cusparseZgtsv2_bufferSizeExt (symbol
 // cusparseZgtsv2_bufferSizeExt, cusparse.h).
-func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2BufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -4877,17 +4488,13 @@ func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleC
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -4896,7 +4503,7 @@ func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleC
 }
 
 // Sgtsv2 wraps cusparseSgtsv2 (symbol cusparseSgtsv2, cusparse.h).
-func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4905,18 +4512,13 @@ func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4924,7 +4526,7 @@ func Sgtsv2(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer 
 }
 
 // Dgtsv2 wraps cusparseDgtsv2 (symbol cusparseDgtsv2, cusparse.h).
-func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4933,18 +4535,13 @@ func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4952,7 +4549,7 @@ func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer 
 }
 
 // Cgtsv2 wraps cusparseCgtsv2 (symbol cusparseCgtsv2, cusparse.h).
-func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4961,18 +4558,13 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -4980,7 +4572,7 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, 
 }
 
 // Zgtsv2 wraps cusparseZgtsv2 (symbol cusparseZgtsv2, cusparse.h).
-func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4989,18 +4581,13 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5009,7 +4596,7 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb i
 
 // Sgtsv2NopivotBufferSizeExt wraps cusparseSgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseSgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5018,17 +4605,13 @@ func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5038,7 +4621,7 @@ func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32
 
 // Dgtsv2NopivotBufferSizeExt wraps cusparseDgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseDgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5047,17 +4630,13 @@ func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5067,7 +4646,7 @@ func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64
 
 // Cgtsv2NopivotBufferSizeExt wraps cusparseCgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseCgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5076,17 +4655,13 @@ func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5096,7 +4671,7 @@ func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 
 // Zgtsv2NopivotBufferSizeExt wraps cusparseZgtsv2_nopivot_bufferSizeExt (symbol
 // cusparseZgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5105,17 +4680,13 @@ func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5125,7 +4696,7 @@ func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.
 
 // Sgtsv2Nopivot wraps cusparseSgtsv2_nopivot (symbol cusparseSgtsv2_nopivot,
 // cusparse.h).
-func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, buffer unsafe.Pointer) error {
+func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float32], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5134,18 +4705,13 @@ func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5154,7 +4720,7 @@ func Sgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, 
 
 // Dgtsv2Nopivot wraps cusparseDgtsv2_nopivot (symbol cusparseDgtsv2_nopivot,
 // cusparse.h).
-func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, buffer unsafe.Pointer) error {
+func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[float64], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5163,18 +4729,13 @@ func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5183,7 +4744,7 @@ func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, 
 
 // Cgtsv2Nopivot wraps cusparseCgtsv2_nopivot (symbol cusparseCgtsv2_nopivot,
 // cusparse.h).
-func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, buffer unsafe.Pointer) error {
+func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.Complex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5192,18 +4753,13 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5212,7 +4768,7 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb 
 
 // Zgtsv2Nopivot wraps cusparseZgtsv2_nopivot (symbol cusparseZgtsv2_nopivot,
 // cusparse.h).
-func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, buffer unsafe.Pointer) error {
+func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b ffi.DevicePtr[cudart.DoubleComplex], ldb int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -5221,18 +4777,13 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(b)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5242,7 +4793,7 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex
 // Sgtsv2StridedBatchBufferSizeExt wraps
 // cusparseSgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseSgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5250,18 +4801,14 @@ func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5272,7 +4819,7 @@ func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 // Dgtsv2StridedBatchBufferSizeExt wraps
 // cusparseDgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseDgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5280,18 +4827,14 @@ func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5302,7 +4845,7 @@ func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 // Cgtsv2StridedBatchBufferSizeExt wraps
 // cusparseCgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseCgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5310,18 +4853,14 @@ func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5332,7 +4871,7 @@ func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 // Zgtsv2StridedBatchBufferSizeExt wraps
 // cusparseZgtsv2StridedBatch_bufferSizeExt (symbol
 // cusparseZgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
+func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5340,18 +4879,14 @@ func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5361,7 +4896,7 @@ func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudar
 
 // Sgtsv2StridedBatch wraps cusparseSgtsv2StridedBatch (symbol
 // cusparseSgtsv2StridedBatch, cusparse.h).
-func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5369,19 +4904,14 @@ func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCoun
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5390,7 +4920,7 @@ func Sgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float32, batchCoun
 
 // Dgtsv2StridedBatch wraps cusparseDgtsv2StridedBatch (symbol
 // cusparseDgtsv2StridedBatch, cusparse.h).
-func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5398,19 +4928,14 @@ func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCoun
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5419,7 +4944,7 @@ func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCoun
 
 // Cgtsv2StridedBatch wraps cusparseCgtsv2StridedBatch (symbol
 // cusparseCgtsv2StridedBatch, cusparse.h).
-func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5427,19 +4952,14 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, ba
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5448,7 +4968,7 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, ba
 
 // Zgtsv2StridedBatch wraps cusparseZgtsv2StridedBatch (symbol
 // cusparseZgtsv2StridedBatch, cusparse.h).
-func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32, buffer unsafe.Pointer) error {
+func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount, batchStride int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5456,19 +4976,14 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleCompl
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5478,7 +4993,7 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleCompl
 // SgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseSgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseSgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5487,17 +5002,13 @@ func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5508,7 +5019,7 @@ func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // DgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseDgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseDgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5517,17 +5028,13 @@ func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5538,7 +5045,7 @@ func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // CgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseCgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseCgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5547,17 +5054,13 @@ func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5568,7 +5071,7 @@ func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 // ZgtsvInterleavedBatchBufferSizeExt wraps
 // cusparseZgtsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseZgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5577,17 +5080,13 @@ func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5597,7 +5096,7 @@ func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 
 // SgtsvInterleavedBatch wraps cusparseSgtsvInterleavedBatch (symbol
 // cusparseSgtsvInterleavedBatch, cusparse.h).
-func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5606,18 +5105,13 @@ func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5626,7 +5120,7 @@ func SgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float32, 
 
 // DgtsvInterleavedBatch wraps cusparseDgtsvInterleavedBatch (symbol
 // cusparseDgtsvInterleavedBatch, cusparse.h).
-func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5635,18 +5129,13 @@ func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5655,7 +5144,7 @@ func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, 
 
 // CgtsvInterleavedBatch wraps cusparseCgtsvInterleavedBatch (symbol
 // cusparseCgtsvInterleavedBatch, cusparse.h).
-func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5664,18 +5153,13 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Co
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5684,7 +5168,7 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Co
 
 // ZgtsvInterleavedBatch wraps cusparseZgtsvInterleavedBatch (symbol
 // cusparseZgtsvInterleavedBatch, cusparse.h).
-func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5693,18 +5177,13 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Do
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5714,7 +5193,7 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Do
 // SgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseSgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseSgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float32], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5723,21 +5202,15 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5748,7 +5221,7 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // DgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseDgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseDgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float64], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5757,21 +5230,15 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5782,7 +5249,7 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // CgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseCgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseCgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.Complex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5791,21 +5258,15 @@ func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5816,7 +5277,7 @@ func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 // ZgpsvInterleavedBatchBufferSizeExt wraps
 // cusparseZgpsvInterleavedBatch_bufferSizeExt (symbol
 // cusparseZgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32) (bufferSizeInBytes uint64, err error) {
+func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -5825,21 +5286,15 @@ func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -5849,7 +5304,7 @@ func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 
 // SgpsvInterleavedBatch wraps cusparseSgpsvInterleavedBatch (symbol
 // cusparseSgpsvInterleavedBatch, cusparse.h).
-func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32, buffer unsafe.Pointer) error {
+func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float32], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5858,22 +5313,15 @@ func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5882,7 +5330,7 @@ func SgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 
 // DgpsvInterleavedBatch wraps cusparseDgpsvInterleavedBatch (symbol
 // cusparseDgpsvInterleavedBatch, cusparse.h).
-func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32, buffer unsafe.Pointer) error {
+func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[float64], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5891,22 +5339,15 @@ func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5915,7 +5356,7 @@ func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 
 // CgpsvInterleavedBatch wraps cusparseCgpsvInterleavedBatch (symbol
 // cusparseCgpsvInterleavedBatch, cusparse.h).
-func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32, buffer unsafe.Pointer) error {
+func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.Complex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5924,22 +5365,15 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5948,7 +5382,7 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 
 // ZgpsvInterleavedBatch wraps cusparseZgpsvInterleavedBatch (symbol
 // cusparseZgpsvInterleavedBatch, cusparse.h).
-func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32, buffer unsafe.Pointer) error {
+func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x ffi.DevicePtr[cudart.DoubleComplex], batchCount int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5957,22 +5391,15 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(unsafe.Pointer(ds)))
-	frame.Int(uintptr(unsafe.Pointer(dl)))
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	frame.Int(uintptr(unsafe.Pointer(du)))
-	frame.Int(uintptr(unsafe.Pointer(dw)))
-	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(ds))
+	frame.Int(uintptr(dl))
+	frame.Int(uintptr(d))
+	frame.Int(uintptr(du))
+	frame.Int(uintptr(dw))
+	frame.Int(uintptr(x))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(ds)
-	runtime.KeepAlive(dl)
-	runtime.KeepAlive(d)
-	runtime.KeepAlive(du)
-	runtime.KeepAlive(dw)
-	runtime.KeepAlive(x)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -5981,44 +5408,37 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *c
 
 // Scsrgeam2BufferSizeExt wraps cusparseScsrgeam2_bufferSizeExt (symbol
 // cusparseScsrgeam2_bufferSizeExt, cusparse.h).
-func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procScsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6028,44 +5448,37 @@ func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA Ma
 
 // Dcsrgeam2BufferSizeExt wraps cusparseDcsrgeam2_bufferSizeExt (symbol
 // cusparseDcsrgeam2_bufferSizeExt, cusparse.h).
-func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6075,15 +5488,17 @@ func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA Ma
 
 // Ccsrgeam2BufferSizeExt wraps cusparseCcsrgeam2_bufferSizeExt (symbol
 // cusparseCcsrgeam2_bufferSizeExt, cusparse.h).
-func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6091,34 +5506,25 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6128,15 +5534,17 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 
 // Zcsrgeam2BufferSizeExt wraps cusparseZcsrgeam2_bufferSizeExt (symbol
 // cusparseZcsrgeam2_bufferSizeExt, cusparse.h).
-func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6144,34 +5552,25 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -6181,35 +5580,30 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 
 // Xcsrgeam2Nnz wraps cusparseXcsrgeam2Nnz (symbol cusparseXcsrgeam2Nnz,
 // cusparse.h).
-func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSortedRowPtrA, csrSortedColIndA *int32, descrB MatDescr, nnzB int32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, workspace unsafe.Pointer) error {
+func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrB MatDescr, nnzB int32, csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], workspace ffi.DeviceAddr) error {
 	sym, err := procXcsrgeam2Nnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(workspace))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(workspace)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6217,45 +5611,37 @@ func Xcsrgeam2Nnz(handle Handle, m, n int32, descrA MatDescr, nnzA int32, csrSor
 }
 
 // Scsrgeam2 wraps cusparseScsrgeam2 (symbol cusparseScsrgeam2, cusparse.h).
-func Scsrgeam2(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Scsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[float32], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float32], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float32], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procScsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6263,45 +5649,37 @@ func Scsrgeam2(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA 
 }
 
 // Dcsrgeam2 wraps cusparseDcsrgeam2 (symbol cusparseDcsrgeam2, cusparse.h).
-func Dcsrgeam2(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Dcsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[float64], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[float64], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[float64], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6309,15 +5687,17 @@ func Dcsrgeam2(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA 
 }
 
 // Ccsrgeam2 wraps cusparseCcsrgeam2 (symbol cusparseCcsrgeam2, cusparse.h).
-func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Ccsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.Complex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.Complex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.Complex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procCcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
-	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.Complex)) + 8]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.Complex)), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6325,35 +5705,25 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6361,15 +5731,17 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 }
 
 // Zcsrgeam2 wraps cusparseZcsrgeam2 (symbol cusparseZcsrgeam2, cusparse.h).
-func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func Zcsrgeam2(handle Handle, m, n int32, alpha ffi.HostOrDevice[cudart.DoubleComplex], descrA MatDescr, nnzA int32, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], beta ffi.HostOrDevice[cudart.DoubleComplex], descrB MatDescr, nnzB int32, csrSortedValB ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrB, csrSortedColIndB ffi.DevicePtr[int32], descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procZcsrgeam2.Addr()
 	if err != nil {
 		return err
 	}
-	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
-	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
-	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
-	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
+	alphaV := alpha.Pointer()
+	var alphaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	alphaP := ffiimpl.AlignedIn(alphaV, unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
+	betaV := beta.Pointer()
+	var betaBuf [unsafe.Sizeof(*new(cudart.DoubleComplex)) + 16]byte
+	betaP := ffiimpl.AlignedIn(betaV, unsafe.Pointer(&betaBuf), unsafe.Sizeof(*new(cudart.DoubleComplex)), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
@@ -6377,35 +5749,25 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
+	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(csrSortedRowPtrB))
+	frame.Int(uintptr(csrSortedColIndB))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(&alphaBuf)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(&betaBuf)
-	runtime.KeepAlive(csrSortedValB)
-	runtime.KeepAlive(csrSortedRowPtrB)
-	runtime.KeepAlive(csrSortedColIndB)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6415,7 +5777,7 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 // Scsrcolor wraps cusparseScsrcolor (symbol cusparseScsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrcolor deprecated.
-func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procScsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6425,22 +5787,17 @@ func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6450,7 +5807,7 @@ func Scsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 // Dcsrcolor wraps cusparseDcsrcolor (symbol cusparseDcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrcolor deprecated.
-func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procDcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6460,22 +5817,17 @@ func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6485,7 +5837,7 @@ func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 // Ccsrcolor wraps cusparseCcsrcolor (symbol cusparseCcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrcolor deprecated.
-func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float32, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procCcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6495,22 +5847,17 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6520,7 +5867,7 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 // Zcsrcolor wraps cusparseZcsrcolor (symbol cusparseZcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrcolor deprecated.
-func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], fractionToColor *float64, ncolors *int32, coloring, reordering ffi.DevicePtr[int32], info ColorInfo) error {
 	sym, err := procZcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6530,22 +5877,17 @@ func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
 	frame.Int(uintptr(unsafe.Pointer(ncolors)))
-	frame.Int(uintptr(unsafe.Pointer(coloring)))
-	frame.Int(uintptr(unsafe.Pointer(reordering)))
+	frame.Int(uintptr(coloring))
+	frame.Int(uintptr(reordering))
 	frame.Int(uintptr(info))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(fractionToColor)
 	runtime.KeepAlive(ncolors)
-	runtime.KeepAlive(coloring)
-	runtime.KeepAlive(reordering)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6553,24 +5895,23 @@ func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cuda
 }
 
 // Snnz wraps cusparseSnnz (symbol cusparseSnnz, cusparse.h).
-func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float32, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[float32], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procSnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6579,24 +5920,23 @@ func Snnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float32
 }
 
 // Dnnz wraps cusparseDnnz (symbol cusparseDnnz, cusparse.h).
-func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float64, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[float64], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procDnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6605,24 +5945,23 @@ func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float64
 }
 
 // Cnnz wraps cusparseCnnz (symbol cusparseCnnz, cusparse.h).
-func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.Complex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[cudart.Complex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procCnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6631,24 +5970,23 @@ func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.
 }
 
 // Znnz wraps cusparseZnnz (symbol cusparseZnnz, cusparse.h).
-func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.DoubleComplex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a ffi.DevicePtr[cudart.DoubleComplex], lda int32, nnzPerRowCol ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procZnnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzPerRowCol))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(nnzPerRowCol)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6660,24 +5998,22 @@ func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSnnz_compress deprecated.
-func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float32, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol float32) error {
+func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float32) error {
 	sym, err := procSnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Float32(float32(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6689,24 +6025,22 @@ func SnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float32
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDnnz_compress deprecated.
-func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float64, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol float64) error {
+func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol float64) error {
 	sym, err := procDnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Float64(float64(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6718,24 +6052,22 @@ func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float64
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCnnz_compress deprecated.
-func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.Complex) error {
+func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.Complex) error {
 	sym, err := procCnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
@@ -6748,24 +6080,22 @@ func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZnnz_compress deprecated.
-func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.DoubleComplex) error {
+func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, nnzPerRow ffi.DevicePtr[int32], nnzC ffi.HostOrDevice[int32], tol cudart.DoubleComplex) error {
 	sym, err := procZnnzCompress.Addr()
 	if err != nil {
 		return err
 	}
+	nnzCV := nnzC.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(nnzC)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(nnzCV))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuDoubleComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
 	runtime.KeepAlive(nnzC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
@@ -6778,7 +6108,7 @@ func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.
 // cusparseScsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2csr_compress deprecated.
-func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float32, csrSortedColIndC, csrSortedRowPtrC *int32, tol float32) error {
+func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float32], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol float32) error {
 	sym, err := procScsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6788,23 +6118,16 @@ func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Float32(float32(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6815,7 +6138,7 @@ func Scsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseDcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2csr_compress deprecated.
-func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *float64, csrSortedColIndC, csrSortedRowPtrC *int32, tol float64) error {
+func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[float64], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol float64) error {
 	sym, err := procDcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6825,23 +6148,16 @@ func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Float64(float64(tol))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -6852,7 +6168,7 @@ func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseCcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csr_compress deprecated.
-func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.Complex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.Complex) error {
+func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.Complex) error {
 	sym, err := procCcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6862,23 +6178,16 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6890,7 +6199,7 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // cusparseZcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csr_compress deprecated.
-func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.DoubleComplex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.DoubleComplex) error {
+func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndA, csrSortedRowPtrA ffi.DevicePtr[int32], nnzA int32, nnzPerRow ffi.DevicePtr[int32], csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedColIndC, csrSortedRowPtrC ffi.DevicePtr[int32], tol cudart.DoubleComplex) error {
 	sym, err := procZcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6900,23 +6209,16 @@ func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(csrSortedRowPtrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
+	frame.Int(uintptr(nnzPerRow))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedColIndC))
+	frame.Int(uintptr(csrSortedRowPtrC))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuDoubleComplex)
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(nnzPerRow)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(&tol)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6925,26 +6227,22 @@ func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 }
 
 // Xcoo2csr wraps cusparseXcoo2csr (symbol cusparseXcoo2csr, cusparse.h).
-func Xcoo2csr(handle Handle, cooRowInd *int32, nnz, m int32, csrSortedRowPtr *int32, idxBase IndexBase) error {
+func Xcoo2csr(handle Handle, cooRowInd ffi.DevicePtr[int32], nnz, m int32, csrSortedRowPtr ffi.DevicePtr[int32], idxBase IndexBase) error {
 	sym, err := procXcoo2csr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(cooRowInd)), uintptr(nnz), uintptr(m), uintptr(unsafe.Pointer(csrSortedRowPtr)), uintptr(idxBase))
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(csrSortedRowPtr)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(cooRowInd), uintptr(nnz), uintptr(m), uintptr(csrSortedRowPtr), uintptr(idxBase))
 	return ffiimpl.Error(procXcoo2csr, Status(r))
 }
 
 // Xcsr2coo wraps cusparseXcsr2coo (symbol cusparseXcsr2coo, cusparse.h).
-func Xcsr2coo(handle Handle, csrSortedRowPtr *int32, nnz, m int32, cooRowInd *int32, idxBase IndexBase) error {
+func Xcsr2coo(handle Handle, csrSortedRowPtr ffi.DevicePtr[int32], nnz, m int32, cooRowInd ffi.DevicePtr[int32], idxBase IndexBase) error {
 	sym, err := procXcsr2coo.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(csrSortedRowPtr)), uintptr(nnz), uintptr(m), uintptr(unsafe.Pointer(cooRowInd)), uintptr(idxBase))
-	runtime.KeepAlive(csrSortedRowPtr)
-	runtime.KeepAlive(cooRowInd)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(csrSortedRowPtr), uintptr(nnz), uintptr(m), uintptr(cooRowInd), uintptr(idxBase))
 	return ffiimpl.Error(procXcsr2coo, Status(r))
 }
 
@@ -6952,27 +6250,25 @@ func Xcsr2coo(handle Handle, csrSortedRowPtr *int32, nnz, m int32, cooRowInd *in
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseXcsr2bsrNnz deprecated.
-func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedRowPtrC, nnzTotalDevHostPtr *int32) error {
+func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32]) error {
 	sym, err := procXcsr2bsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6983,7 +6279,7 @@ func Xcsr2bsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csr
 // Scsr2bsr wraps cusparseScsr2bsr (symbol cusparseScsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2bsr deprecated.
-func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procScsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -6994,21 +6290,15 @@ func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7018,7 +6308,7 @@ func Scsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Dcsr2bsr wraps cusparseDcsr2bsr (symbol cusparseDcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2bsr deprecated.
-func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7029,21 +6319,15 @@ func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7053,7 +6337,7 @@ func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Ccsr2bsr wraps cusparseCcsr2bsr (symbol cusparseCcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2bsr deprecated.
-func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7064,21 +6348,15 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7088,7 +6366,7 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Zcsr2bsr wraps cusparseZcsr2bsr (symbol cusparseZcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2bsr deprecated.
-func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -7099,21 +6377,15 @@ func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7123,7 +6395,7 @@ func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Sbsr2csr wraps cusparseSbsr2csr (symbol cusparseSbsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsr2csr deprecated.
-func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procSbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7134,21 +6406,15 @@ func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7158,7 +6424,7 @@ func Sbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 // Dbsr2csr wraps cusparseDbsr2csr (symbol cusparseDbsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsr2csr deprecated.
-func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7169,21 +6435,15 @@ func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7193,7 +6453,7 @@ func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 // Cbsr2csr wraps cusparseCbsr2csr (symbol cusparseCbsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsr2csr deprecated.
-func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7204,21 +6464,15 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7228,7 +6482,7 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 // Zbsr2csr wraps cusparseZbsr2csr (symbol cusparseZbsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsr2csr deprecated.
-func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], blockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7239,21 +6493,15 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7262,7 +6510,7 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 
 // Sgebsr2gebscBufferSize wraps cusparseSgebsr2gebsc_bufferSize (symbol
 // cusparseSgebsr2gebsc_bufferSize, cusparse.h).
-func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7272,16 +6520,13 @@ func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7291,7 +6536,7 @@ func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 
 // Dgebsr2gebscBufferSize wraps cusparseDgebsr2gebsc_bufferSize (symbol
 // cusparseDgebsr2gebsc_bufferSize, cusparse.h).
-func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7301,16 +6546,13 @@ func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7320,7 +6562,7 @@ func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 
 // Cgebsr2gebscBufferSize wraps cusparseCgebsr2gebsc_bufferSize (symbol
 // cusparseCgebsr2gebsc_bufferSize, cusparse.h).
-func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7330,16 +6572,13 @@ func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7349,7 +6588,7 @@ func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 
 // Zgebsr2gebscBufferSize wraps cusparseZgebsr2gebsc_bufferSize (symbol
 // cusparseZgebsr2gebsc_bufferSize, cusparse.h).
-func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebscBufferSize.Addr()
 	if err != nil {
 		return
@@ -7359,16 +6598,13 @@ func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7382,7 +6618,7 @@ func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 // The library does not export cusparseSgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procSgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7392,16 +6628,13 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7415,7 +6648,7 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseDgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procDgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7425,16 +6658,13 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7448,7 +6678,7 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseCgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procCgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7458,16 +6688,13 @@ func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7481,7 +6708,7 @@ func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 // The library does not export cusparseZgebsr2gebsc_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procZgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7491,16 +6718,13 @@ func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7510,7 +6734,7 @@ func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 
 // Sgebsr2gebsc wraps cusparseSgebsr2gebsc (symbol cusparseSgebsr2gebsc,
 // cusparse.h).
-func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *float32, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float32], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[float32], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procSgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7520,25 +6744,18 @@ func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7547,7 +6764,7 @@ func Sgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrS
 
 // Dgebsr2gebsc wraps cusparseDgebsr2gebsc (symbol cusparseDgebsr2gebsc,
 // cusparse.h).
-func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *float64, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[float64], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[float64], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procDgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7557,25 +6774,18 @@ func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7584,7 +6794,7 @@ func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrS
 
 // Cgebsr2gebsc wraps cusparseCgebsr2gebsc (symbol cusparseCgebsr2gebsc,
 // cusparse.h).
-func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.Complex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.Complex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[cudart.Complex], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procCgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7594,25 +6804,18 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Comple
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7621,7 +6824,7 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Comple
 
 // Zgebsr2gebsc wraps cusparseZgebsr2gebsc (symbol cusparseZgebsr2gebsc,
 // cusparse.h).
-func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.DoubleComplex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, buffer unsafe.Pointer) error {
+func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtr, bsrSortedColInd ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, bscVal ffi.DevicePtr[cudart.DoubleComplex], bscRowInd, bscColPtr ffi.DevicePtr[int32], copyValues Action, idxBase IndexBase, buffer ffi.DeviceAddr) error {
 	sym, err := procZgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7631,25 +6834,18 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Double
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
+	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(bsrSortedRowPtr))
+	frame.Int(uintptr(bsrSortedColInd))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(bscVal)))
-	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
-	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
+	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(bscRowInd))
+	frame.Int(uintptr(bscColPtr))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedVal)
-	runtime.KeepAlive(bsrSortedRowPtr)
-	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(bscVal)
-	runtime.KeepAlive(bscRowInd)
-	runtime.KeepAlive(bscColPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7663,7 +6859,7 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Double
 // ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseXgebsr2csr deprecated.
-func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procXgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7674,18 +6870,14 @@ func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7695,7 +6887,7 @@ func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Sgebsr2csr wraps cusparseSgebsr2csr (symbol cusparseSgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseSgebsr2csr deprecated.
-func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procSgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7706,22 +6898,16 @@ func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7731,7 +6917,7 @@ func Sgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Dgebsr2csr wraps cusparseDgebsr2csr (symbol cusparseDgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDgebsr2csr deprecated.
-func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procDgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7742,22 +6928,16 @@ func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7767,7 +6947,7 @@ func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Cgebsr2csr wraps cusparseCgebsr2csr (symbol cusparseCgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCgebsr2csr deprecated.
-func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.Complex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procCgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7778,22 +6958,16 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7803,7 +6977,7 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Zgebsr2csr wraps cusparseZgebsr2csr (symbol cusparseZgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZgebsr2csr deprecated.
-func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) error {
 	sym, err := procZgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7814,22 +6988,16 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -7838,7 +7006,7 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 
 // Scsr2gebsrBufferSize wraps cusparseScsr2gebsr_bufferSize (symbol
 // cusparseScsr2gebsr_bufferSize, cusparse.h).
-func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procScsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7849,16 +7017,13 @@ func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7868,7 +7033,7 @@ func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Dcsr2gebsrBufferSize wraps cusparseDcsr2gebsr_bufferSize (symbol
 // cusparseDcsr2gebsr_bufferSize, cusparse.h).
-func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7879,16 +7044,13 @@ func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7898,7 +7060,7 @@ func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Ccsr2gebsrBufferSize wraps cusparseCcsr2gebsr_bufferSize (symbol
 // cusparseCcsr2gebsr_bufferSize, cusparse.h).
-func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7909,16 +7071,13 @@ func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7928,7 +7087,7 @@ func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Zcsr2gebsrBufferSize wraps cusparseZcsr2gebsr_bufferSize (symbol
 // cusparseZcsr2gebsr_bufferSize, cusparse.h).
-func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
+func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZcsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -7939,16 +7098,13 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -7962,7 +7118,7 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 // The library does not export cusparseScsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procScsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -7973,16 +7129,13 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -7996,7 +7149,7 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseDcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procDcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8007,16 +7160,13 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8030,7 +7180,7 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseCcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procCcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8041,16 +7191,13 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8064,7 +7211,7 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 // The library does not export cusparseZcsr2gebsr_bufferSizeExt (declared in
 // cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
 // error matching ffi.ErrNoSymbol.
-func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
+func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32) (bufferSize uint64, err error) {
 	sym, err := procZcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8075,16 +7222,13 @@ func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8094,31 +7238,28 @@ func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 
 // Xcsr2gebsrNnz wraps cusparseXcsr2gebsrNnz (symbol cusparseXcsr2gebsrNnz,
 // cusparse.h).
-func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedRowPtrC *int32, rowBlockDim, colBlockDim int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcsr2gebsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8126,7 +7267,7 @@ func Xcsr2gebsrNnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, c
 }
 
 // Scsr2gebsr wraps cusparseScsr2gebsr (symbol cusparseScsr2gebsr, cusparse.h).
-func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procScsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8137,24 +7278,17 @@ func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8162,7 +7296,7 @@ func Scsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Dcsr2gebsr wraps cusparseDcsr2gebsr (symbol cusparseDcsr2gebsr, cusparse.h).
-func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8173,24 +7307,17 @@ func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8198,7 +7325,7 @@ func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Ccsr2gebsr wraps cusparseCcsr2gebsr (symbol cusparseCcsr2gebsr, cusparse.h).
-func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.Complex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8209,24 +7336,17 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8234,7 +7354,7 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Zcsr2gebsr wraps cusparseZcsr2gebsr (symbol cusparseZcsr2gebsr, cusparse.h).
-func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, buffer unsafe.Pointer) error {
+func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[cudart.DoubleComplex], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDim, colBlockDim int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8245,24 +7365,17 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8273,7 +7386,7 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 // cusparseSgebsr2gebsr_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSgebsr2gebsr_bufferSize deprecated.
-func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8285,18 +7398,15 @@ func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8308,7 +7418,7 @@ func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 // cusparseDgebsr2gebsr_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDgebsr2gebsr_bufferSize deprecated.
-func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8320,18 +7430,15 @@ func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8343,7 +7450,7 @@ func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 // cusparseCgebsr2gebsr_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCgebsr2gebsr_bufferSize deprecated.
-func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8355,18 +7462,15 @@ func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8378,7 +7482,7 @@ func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 // cusparseZgebsr2gebsr_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZgebsr2gebsr_bufferSize deprecated.
-func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
+func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebsrBufferSize.Addr()
 	if err != nil {
 		return
@@ -8390,18 +7494,15 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8417,7 +7518,7 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSgebsr2gebsr_bufferSizeExt deprecated.
-func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procSgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8429,18 +7530,15 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8456,7 +7554,7 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDgebsr2gebsr_bufferSizeExt deprecated.
-func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procDgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8468,18 +7566,15 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8495,7 +7590,7 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCgebsr2gebsr_bufferSizeExt deprecated.
-func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procCgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8507,18 +7602,15 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8534,7 +7626,7 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZgebsr2gebsr_bufferSizeExt deprecated.
-func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
+func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (bufferSize uint64, err error) {
 	sym, err := procZgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8546,18 +7638,15 @@ func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -8569,11 +7658,12 @@ func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 // cusparseXgebsr2gebsrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseXgebsr2gebsrNnz deprecated.
-func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedRowPtrC *int32, rowBlockDimC, colBlockDimC int32, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedRowPtrC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXgebsr2gebsrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -8581,22 +7671,18 @@ func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA M
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
+	frame.Int(uintptr(bsrSortedRowPtrC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8607,7 +7693,7 @@ func Xgebsr2gebsrNnz(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA M
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSgebsr2gebsr deprecated.
-func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *float32, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float32], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float32], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procSgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8619,26 +7705,19 @@ func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8649,7 +7728,7 @@ func Sgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDgebsr2gebsr deprecated.
-func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *float64, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[float64], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[float64], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procDgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8661,26 +7740,19 @@ func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8691,7 +7763,7 @@ func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseCgebsr2gebsr deprecated.
-func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.Complex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procCgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8703,26 +7775,19 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8733,7 +7798,7 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseZgebsr2gebsr deprecated.
-func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, buffer unsafe.Pointer) error {
+func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrA, bsrSortedColIndA ffi.DevicePtr[int32], rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC ffi.DevicePtr[cudart.DoubleComplex], bsrSortedRowPtrC, bsrSortedColIndC ffi.DevicePtr[int32], rowBlockDimC, colBlockDimC int32, buffer ffi.DeviceAddr) error {
 	sym, err := procZgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8745,26 +7810,19 @@ func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
+	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(bsrSortedRowPtrA))
+	frame.Int(uintptr(bsrSortedColIndA))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
+	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(bsrSortedRowPtrC))
+	frame.Int(uintptr(bsrSortedColIndC))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(bsrSortedValA)
-	runtime.KeepAlive(bsrSortedRowPtrA)
-	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(bsrSortedValC)
-	runtime.KeepAlive(bsrSortedRowPtrC)
-	runtime.KeepAlive(bsrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8775,19 +7833,18 @@ func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 // cusparseCreateIdentityPermutation, cusparse.h).
 //
 // Deprecated: the header marks cusparseCreateIdentityPermutation deprecated.
-func CreateIdentityPermutation(handle Handle, n int32) (p int32, err error) {
+func CreateIdentityPermutation(handle Handle, n int32, p ffi.DevicePtr[int32]) error {
 	sym, err := procCreateIdentityPermutation.Addr()
 	if err != nil {
-		return
+		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(&p)), 0, 0, 0)
-	runtime.KeepAlive(&p)
-	return p, ffiimpl.Error(procCreateIdentityPermutation, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(p), 0, 0, 0)
+	return ffiimpl.Error(procCreateIdentityPermutation, Status(r))
 }
 
 // XcoosortBufferSizeExt wraps cusparseXcoosort_bufferSizeExt (symbol
 // cusparseXcoosort_bufferSizeExt, cusparse.h).
-func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *int32) (bufferSizeInBytes uint64, err error) {
+func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcoosortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8797,12 +7854,10 @@ func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *i
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8812,7 +7867,7 @@ func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *i
 
 // XcoosortByRow wraps cusparseXcoosortByRow (symbol cusparseXcoosortByRow,
 // cusparse.h).
-func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcoosortByRow.Addr()
 	if err != nil {
 		return err
@@ -8822,15 +7877,11 @@ func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8839,7 +7890,7 @@ func XcoosortByRow(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32,
 
 // XcoosortByColumn wraps cusparseXcoosortByColumn (symbol
 // cusparseXcoosortByColumn, cusparse.h).
-func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int32, buffer unsafe.Pointer) error {
+func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcoosortByColumn.Addr()
 	if err != nil {
 		return err
@@ -8849,15 +7900,11 @@ func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
-	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cooRowsA))
+	frame.Int(uintptr(cooColsA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cooRowsA)
-	runtime.KeepAlive(cooColsA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8866,7 +7913,7 @@ func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int
 
 // XcsrsortBufferSizeExt wraps cusparseXcsrsort_bufferSizeExt (symbol
 // cusparseXcsrsort_bufferSizeExt, cusparse.h).
-func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA *int32) (bufferSizeInBytes uint64, err error) {
+func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcsrsortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8876,12 +7923,10 @@ func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColInd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8890,7 +7935,7 @@ func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColInd
 }
 
 // Xcsrsort wraps cusparseXcsrsort (symbol cusparseXcsrsort, cusparse.h).
-func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrColIndA, p *int32, buffer unsafe.Pointer) error {
+func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrColIndA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcsrsort.Addr()
 	if err != nil {
 		return err
@@ -8901,15 +7946,11 @@ func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrCo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(csrRowPtrA))
+	frame.Int(uintptr(csrColIndA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrRowPtrA)
-	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8918,7 +7959,7 @@ func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrCo
 
 // XcscsortBufferSizeExt wraps cusparseXcscsort_bufferSizeExt (symbol
 // cusparseXcscsort_bufferSizeExt, cusparse.h).
-func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA *int32) (bufferSizeInBytes uint64, err error) {
+func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procXcscsortBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8928,12 +7969,10 @@ func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowInd
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowIndA)))
+	frame.Int(uintptr(cscColPtrA))
+	frame.Int(uintptr(cscRowIndA))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cscColPtrA)
-	runtime.KeepAlive(cscRowIndA)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -8942,7 +7981,7 @@ func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowInd
 }
 
 // Xcscsort wraps cusparseXcscsort (symbol cusparseXcscsort, cusparse.h).
-func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRowIndA, p *int32, buffer unsafe.Pointer) error {
+func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRowIndA, p ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procXcscsort.Addr()
 	if err != nil {
 		return err
@@ -8953,15 +7992,11 @@ func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowIndA)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(cscColPtrA))
+	frame.Int(uintptr(cscRowIndA))
+	frame.Int(uintptr(p))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(cscColPtrA)
-	runtime.KeepAlive(cscRowIndA)
-	runtime.KeepAlive(p)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -8972,7 +8007,7 @@ func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRo
 // cusparseScsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsru2csr_bufferSizeExt deprecated.
-func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procScsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -8982,15 +8017,12 @@ func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csr
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9002,7 +8034,7 @@ func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csr
 // cusparseDcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsru2csr_bufferSizeExt deprecated.
-func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9012,15 +8044,12 @@ func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csr
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9032,7 +8061,7 @@ func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csr
 // cusparseCcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr_bufferSizeExt deprecated.
-func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9042,15 +8071,12 @@ func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Compl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9062,7 +8088,7 @@ func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Compl
 // cusparseZcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr_bufferSizeExt deprecated.
-func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
+func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZcsru2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9072,15 +8098,12 @@ func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Doubl
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9091,7 +8114,7 @@ func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Doubl
 // Scsru2csr wraps cusparseScsru2csr (symbol cusparseScsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsru2csr deprecated.
-func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9102,16 +8125,12 @@ func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9121,7 +8140,7 @@ func Scsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 // Dcsru2csr wraps cusparseDcsru2csr (symbol cusparseDcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsru2csr deprecated.
-func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9132,16 +8151,12 @@ func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9151,7 +8166,7 @@ func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsru2csr wraps cusparseCcsru2csr (symbol cusparseCcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr deprecated.
-func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9162,16 +8177,12 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9181,7 +8192,7 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 // Zcsru2csr wraps cusparseZcsru2csr (symbol cusparseZcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr deprecated.
-func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -9192,16 +8203,12 @@ func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9211,7 +8218,7 @@ func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 // Scsr2csru wraps cusparseScsr2csru (symbol cusparseScsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsr2csru deprecated.
-func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float32], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procScsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9222,16 +8229,12 @@ func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9241,7 +8244,7 @@ func Scsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float32,
 // Dcsr2csru wraps cusparseDcsr2csru (symbol cusparseDcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsr2csru deprecated.
-func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[float64], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9252,16 +8255,12 @@ func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9271,7 +8270,7 @@ func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsr2csru wraps cusparseCcsr2csru (symbol cusparseCcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csru deprecated.
-func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.Complex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procCcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9282,16 +8281,12 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9301,7 +8296,7 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.C
 // Zcsr2csru wraps cusparseZcsr2csru (symbol cusparseZcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csru deprecated.
-func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, buffer unsafe.Pointer) error {
+func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal ffi.DevicePtr[cudart.DoubleComplex], csrRowPtr, csrColInd ffi.DevicePtr[int32], info Csru2csrInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procZcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -9312,16 +8307,12 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrVal)))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9333,29 +8324,26 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.D
 //
 // Deprecated: the header marks cusparseSpruneDense2csr_bufferSizeExt
 // deprecated.
-func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9368,29 +8356,26 @@ func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int
 //
 // Deprecated: the header marks cusparseDpruneDense2csr_bufferSizeExt
 // deprecated.
-func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9402,28 +8387,27 @@ func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int
 // cusparseSpruneDense2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csrNnz deprecated.
-func SpruneDense2csrNnz(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnz(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9434,28 +8418,27 @@ func SpruneDense2csrNnz(handle Handle, m, n int32, a *float32, lda int32, thresh
 // cusparseDpruneDense2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csrNnz deprecated.
-func DpruneDense2csrNnz(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnz(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9466,30 +8449,26 @@ func DpruneDense2csrNnz(handle Handle, m, n int32, a *float64, lda int32, thresh
 // cusparseSpruneDense2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csr deprecated.
-func SpruneDense2csr(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneDense2csr(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9500,30 +8479,26 @@ func SpruneDense2csr(handle Handle, m, n int32, a *float32, lda int32, threshold
 // cusparseDpruneDense2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csr deprecated.
-func DpruneDense2csr(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneDense2csr(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9534,34 +8509,29 @@ func DpruneDense2csr(handle Handle, m, n int32, a *float64, lda int32, threshold
 // cusparseSpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csr_bufferSizeExt deprecated.
-func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9573,34 +8543,29 @@ func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 // cusparseDpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csr_bufferSizeExt deprecated.
-func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (bufferSizeInBytes uint64, err error) {
+func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32]) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
 		return
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9612,33 +8577,30 @@ func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 // cusparseSpruneCsr2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrNnz deprecated.
-func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9649,33 +8611,30 @@ func SpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSorte
 // cusparseDpruneCsr2csrNnz, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrNnz deprecated.
-func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrNnz.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9686,35 +8645,29 @@ func DpruneCsr2csrNnz(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSorte
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csr deprecated.
-func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float32], descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9725,35 +8678,29 @@ func SpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedVa
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csr deprecated.
-func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, buffer unsafe.Pointer) error {
+func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], threshold ffi.HostOrDevice[float64], descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csr.Addr()
 	if err != nil {
 		return err
 	}
+	thresholdV := threshold.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(threshold)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
+	frame.Int(uintptr(thresholdV))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(threshold)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9766,7 +8713,7 @@ func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedVa
 //
 // Deprecated: the header marks
 // cusparseSpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9775,20 +8722,16 @@ func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9802,7 +8745,7 @@ func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 //
 // Deprecated: the header marks
 // cusparseDpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9811,20 +8754,16 @@ func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -9837,28 +8776,26 @@ func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 //
 // Deprecated: the header marks cusparseSpruneDense2csrNnzByPercentage
 // deprecated.
-func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9870,28 +8807,26 @@ func SpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float32, lda i
 //
 // Deprecated: the header marks cusparseDpruneDense2csrNnzByPercentage
 // deprecated.
-func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9902,7 +8837,7 @@ func DpruneDense2csrNnzByPercentage(handle Handle, m, n int32, a *float64, lda i
 // cusparseSpruneDense2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csrByPercentage deprecated.
-func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneDense2csrByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float32], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneDense2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -9911,21 +8846,16 @@ func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9936,7 +8866,7 @@ func SpruneDense2csrByPercentage(handle Handle, m, n int32, a *float32, lda int3
 // cusparseDpruneDense2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csrByPercentage deprecated.
-func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneDense2csrByPercentage(handle Handle, m, n int32, a ffi.DevicePtr[float64], lda int32, percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneDense2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -9945,21 +8875,16 @@ func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(a)))
+	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -9972,7 +8897,7 @@ func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int3
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrByPercentage_bufferSizeExt
 // deprecated.
-func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -9983,23 +8908,17 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -10013,7 +8932,7 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrByPercentage_bufferSizeExt
 // deprecated.
-func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (bufferSizeInBytes uint64, err error) {
+func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
 		return
@@ -10024,23 +8943,17 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
 	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
 		return
@@ -10052,33 +8965,29 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 // (symbol cusparseSpruneCsr2csrNnzByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrNnzByPercentage deprecated.
-func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10089,33 +8998,29 @@ func SpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDes
 // (symbol cusparseDpruneCsr2csrNnzByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrNnzByPercentage deprecated.
-func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedRowPtrC, nnzTotalDevHostPtr *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedRowPtrC ffi.DevicePtr[int32], nnzTotalDevHostPtr ffi.HostOrDevice[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrNnzByPercentage.Addr()
 	if err != nil {
 		return err
 	}
+	nnzTotalDevHostPtrV := nnzTotalDevHostPtr.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(nnzTotalDevHostPtrV))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(nnzTotalDevHostPtr)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10126,7 +9031,7 @@ func DpruneCsr2csrNnzByPercentage(handle Handle, m, n, nnzA int32, descrA MatDes
 // cusparseSpruneCsr2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrByPercentage deprecated.
-func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float32], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float32], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procSpruneCsr2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -10137,24 +9042,17 @@ func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10165,7 +9063,7 @@ func SpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 // cusparseDpruneCsr2csrByPercentage, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrByPercentage deprecated.
-func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, buffer unsafe.Pointer) error {
+func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA ffi.DevicePtr[float64], csrSortedRowPtrA, csrSortedColIndA ffi.DevicePtr[int32], percentage float32, descrC MatDescr, csrSortedValC ffi.DevicePtr[float64], csrSortedRowPtrC, csrSortedColIndC ffi.DevicePtr[int32], info PruneInfo, buffer ffi.DeviceAddr) error {
 	sym, err := procDpruneCsr2csrByPercentage.Addr()
 	if err != nil {
 		return err
@@ -10176,24 +9074,17 @@ func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
+	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(csrSortedRowPtrA))
+	frame.Int(uintptr(csrSortedColIndA))
 	frame.Float32(float32(percentage))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
-	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
+	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(csrSortedRowPtrC))
+	frame.Int(uintptr(csrSortedColIndC))
 	frame.Int(uintptr(info))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrSortedValA)
-	runtime.KeepAlive(csrSortedRowPtrA)
-	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(csrSortedValC)
-	runtime.KeepAlive(csrSortedRowPtrC)
-	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10201,7 +9092,7 @@ func DpruneCsr2csrByPercentage(handle Handle, m, n, nnzA int32, descrA MatDescr,
 }
 
 // Csr2cscEx2 wraps cusparseCsr2cscEx2 (symbol cusparseCsr2cscEx2, cusparse.h).
-func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg, buffer unsafe.Pointer) error {
+func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr, csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr, cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg, buffer ffi.DeviceAddr) error {
 	sym, err := procCsr2cscEx2.Addr()
 	if err != nil {
 		return err
@@ -10212,24 +9103,17 @@ func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(csrVal))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(cscVal))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtr)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowInd)))
+	frame.Int(uintptr(cscColPtr))
+	frame.Int(uintptr(cscRowInd))
 	frame.Int(uintptr(valType))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(cscVal)
-	runtime.KeepAlive(cscColPtr)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -10238,7 +9122,7 @@ func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr
 
 // Csr2cscEx2BufferSize wraps cusparseCsr2cscEx2_bufferSize (symbol
 // cusparseCsr2cscEx2_bufferSize, cusparse.h).
-func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg) (bufferSize uint64, err error) {
+func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal ffi.DeviceAddr, csrRowPtr, csrColInd ffi.DevicePtr[int32], cscVal ffi.DeviceAddr, cscColPtr, cscRowInd ffi.DevicePtr[int32], valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg) (bufferSize uint64, err error) {
 	sym, err := procCsr2cscEx2BufferSize.Addr()
 	if err != nil {
 		return
@@ -10249,23 +9133,17 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(csrVal))
-	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
-	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
+	frame.Int(uintptr(csrRowPtr))
+	frame.Int(uintptr(csrColInd))
 	frame.Int(uintptr(cscVal))
-	frame.Int(uintptr(unsafe.Pointer(cscColPtr)))
-	frame.Int(uintptr(unsafe.Pointer(cscRowInd)))
+	frame.Int(uintptr(cscColPtr))
+	frame.Int(uintptr(cscRowInd))
 	frame.Int(uintptr(valType))
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(csrVal)
-	runtime.KeepAlive(csrRowPtr)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(cscVal)
-	runtime.KeepAlive(cscColPtr)
-	runtime.KeepAlive(cscRowInd)
 	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
 		return
@@ -10275,7 +9153,7 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 
 // CreateSpVec wraps cusparseCreateSpVec (symbol cusparseCreateSpVec,
 // cusparse.h).
-func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr SpVecDescr, err error) {
+func CreateSpVec(size, nnz int64, indices, values ffi.DeviceAddr, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr SpVecDescr, err error) {
 	sym, err := procCreateSpVec.Addr()
 	if err != nil {
 		return
@@ -10291,8 +9169,6 @@ func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexT
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spVecDescr)
-	runtime.KeepAlive(indices)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10301,7 +9177,7 @@ func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexT
 
 // CreateConstSpVec wraps cusparseCreateConstSpVec (symbol
 // cusparseCreateConstSpVec, cusparse.h).
-func CreateConstSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr ConstSpVecDescr, err error) {
+func CreateConstSpVec(size, nnz int64, indices, values ffi.DeviceAddr, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr ConstSpVecDescr, err error) {
 	sym, err := procCreateConstSpVec.Addr()
 	if err != nil {
 		return
@@ -10317,8 +9193,6 @@ func CreateConstSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType I
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spVecDescr)
-	runtime.KeepAlive(indices)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10433,39 +9307,36 @@ func ConstSpVecGetValues(spVecDescr ConstSpVecDescr, values *unsafe.Pointer) err
 
 // SpVecSetValues wraps cusparseSpVecSetValues (symbol cusparseSpVecSetValues,
 // cusparse.h).
-func SpVecSetValues(spVecDescr SpVecDescr, values unsafe.Pointer) error {
+func SpVecSetValues(spVecDescr SpVecDescr, values ffi.DeviceAddr) error {
 	sym, err := procSpVecSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spVecDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procSpVecSetValues, Status(r))
 }
 
 // CreateDnVec wraps cusparseCreateDnVec (symbol cusparseCreateDnVec,
 // cusparse.h).
-func CreateDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr DnVecDescr, err error) {
+func CreateDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (dnVecDescr DnVecDescr, err error) {
 	sym, err := procCreateDnVec.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
 	runtime.KeepAlive(&dnVecDescr)
-	runtime.KeepAlive(values)
 	return dnVecDescr, ffiimpl.Error(procCreateDnVec, Status(r))
 }
 
 // CreateConstDnVec wraps cusparseCreateConstDnVec (symbol
 // cusparseCreateConstDnVec, cusparse.h).
-func CreateConstDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr ConstDnVecDescr, err error) {
+func CreateConstDnVec(size int64, values ffi.DeviceAddr, valueType cudart.DataType) (dnVecDescr ConstDnVecDescr, err error) {
 	sym, err := procCreateConstDnVec.Addr()
 	if err != nil {
 		return
 	}
 	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
 	runtime.KeepAlive(&dnVecDescr)
-	runtime.KeepAlive(values)
 	return dnVecDescr, ffiimpl.Error(procCreateConstDnVec, Status(r))
 }
 
@@ -10533,13 +9404,12 @@ func ConstDnVecGetValues(dnVecDescr ConstDnVecDescr, values *unsafe.Pointer) err
 
 // DnVecSetValues wraps cusparseDnVecSetValues (symbol cusparseDnVecSetValues,
 // cusparse.h).
-func DnVecSetValues(dnVecDescr DnVecDescr, values unsafe.Pointer) error {
+func DnVecSetValues(dnVecDescr DnVecDescr, values ffi.DeviceAddr) error {
 	sym, err := procDnVecSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procDnVecSetValues, Status(r))
 }
 
@@ -10604,13 +9474,12 @@ func ConstSpMatGetValues(spMatDescr ConstSpMatDescr, values *unsafe.Pointer) err
 
 // SpMatSetValues wraps cusparseSpMatSetValues (symbol cusparseSpMatSetValues,
 // cusparse.h).
-func SpMatSetValues(spMatDescr SpMatDescr, values unsafe.Pointer) error {
+func SpMatSetValues(spMatDescr SpMatDescr, values ffi.DeviceAddr) error {
 	sym, err := procSpMatSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procSpMatSetValues, Status(r))
 }
 
@@ -10698,7 +9567,7 @@ func SpMatSetAttribute(spMatDescr SpMatDescr, attribute SpMatAttribute, data uns
 }
 
 // CreateCsr wraps cusparseCreateCsr (symbol cusparseCreateCsr, cusparse.h).
-func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsr.Addr()
 	if err != nil {
 		return
@@ -10717,9 +9586,6 @@ func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10728,7 +9594,7 @@ func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe
 
 // CreateConstCsr wraps cusparseCreateConstCsr (symbol cusparseCreateConstCsr,
 // cusparse.h).
-func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsr.Addr()
 	if err != nil {
 		return
@@ -10747,9 +9613,6 @@ func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues u
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10757,7 +9620,7 @@ func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues u
 }
 
 // CreateCsc wraps cusparseCreateCsc (symbol cusparseCreateCsc, cusparse.h).
-func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsc.Addr()
 	if err != nil {
 		return
@@ -10776,9 +9639,6 @@ func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10787,7 +9647,7 @@ func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe
 
 // CreateConstCsc wraps cusparseCreateConstCsc (symbol cusparseCreateConstCsc,
 // cusparse.h).
-func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsc.Addr()
 	if err != nil {
 		return
@@ -10806,9 +9666,6 @@ func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues u
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10959,34 +9816,28 @@ func ConstCscGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cscColOffse
 
 // CsrSetPointers wraps cusparseCsrSetPointers (symbol cusparseCsrSetPointers,
 // cusparse.h).
-func CsrSetPointers(spMatDescr SpMatDescr, csrRowOffsets, csrColInd, csrValues unsafe.Pointer) error {
+func CsrSetPointers(spMatDescr SpMatDescr, csrRowOffsets, csrColInd, csrValues ffi.DeviceAddr) error {
 	sym, err := procCsrSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(csrRowOffsets), uintptr(csrColInd), uintptr(csrValues), 0, 0)
-	runtime.KeepAlive(csrRowOffsets)
-	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(csrValues)
 	return ffiimpl.Error(procCsrSetPointers, Status(r))
 }
 
 // CscSetPointers wraps cusparseCscSetPointers (symbol cusparseCscSetPointers,
 // cusparse.h).
-func CscSetPointers(spMatDescr SpMatDescr, cscColOffsets, cscRowInd, cscValues unsafe.Pointer) error {
+func CscSetPointers(spMatDescr SpMatDescr, cscColOffsets, cscRowInd, cscValues ffi.DeviceAddr) error {
 	sym, err := procCscSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(cscColOffsets), uintptr(cscRowInd), uintptr(cscValues), 0, 0)
-	runtime.KeepAlive(cscColOffsets)
-	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(cscValues)
 	return ffiimpl.Error(procCscSetPointers, Status(r))
 }
 
 // CreateBsr wraps cusparseCreateBsr (symbol cusparseCreateBsr, cusparse.h).
-func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr SpMatDescr, err error) {
+func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues ffi.DeviceAddr, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBsr.Addr()
 	if err != nil {
 		return
@@ -11008,9 +9859,6 @@ func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffse
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(bsrRowOffsets)
-	runtime.KeepAlive(bsrColInd)
-	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11019,7 +9867,7 @@ func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffse
 
 // CreateConstBsr wraps cusparseCreateConstBsr (symbol cusparseCreateConstBsr,
 // cusparse.h).
-func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues ffi.DeviceAddr, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBsr.Addr()
 	if err != nil {
 		return
@@ -11041,9 +9889,6 @@ func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOf
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(bsrRowOffsets)
-	runtime.KeepAlive(bsrColInd)
-	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11051,7 +9896,7 @@ func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOf
 }
 
 // CreateCoo wraps cusparseCreateCoo (symbol cusparseCreateCoo, cusparse.h).
-func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues ffi.DeviceAddr, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCoo.Addr()
 	if err != nil {
 		return
@@ -11069,9 +9914,6 @@ func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Poi
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(cooColInd)
-	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11080,7 +9922,7 @@ func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Poi
 
 // CreateConstCoo wraps cusparseCreateConstCoo (symbol cusparseCreateConstCoo,
 // cusparse.h).
-func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues ffi.DeviceAddr, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCoo.Addr()
 	if err != nil {
 		return
@@ -11098,9 +9940,6 @@ func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsaf
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(cooRowInd)
-	runtime.KeepAlive(cooColInd)
-	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11176,21 +10015,18 @@ func ConstCooGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cooRowInd, 
 
 // CooSetPointers wraps cusparseCooSetPointers (symbol cusparseCooSetPointers,
 // cusparse.h).
-func CooSetPointers(spMatDescr SpMatDescr, cooRows, cooColumns, cooValues unsafe.Pointer) error {
+func CooSetPointers(spMatDescr SpMatDescr, cooRows, cooColumns, cooValues ffi.DeviceAddr) error {
 	sym, err := procCooSetPointers.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(spMatDescr), uintptr(cooRows), uintptr(cooColumns), uintptr(cooValues), 0, 0)
-	runtime.KeepAlive(cooRows)
-	runtime.KeepAlive(cooColumns)
-	runtime.KeepAlive(cooValues)
 	return ffiimpl.Error(procCooSetPointers, Status(r))
 }
 
 // CreateBlockedEll wraps cusparseCreateBlockedEll (symbol
 // cusparseCreateBlockedEll, cusparse.h).
-func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue ffi.DeviceAddr, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBlockedEll.Addr()
 	if err != nil {
 		return
@@ -11208,8 +10044,6 @@ func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellVal
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(ellColInd)
-	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11218,7 +10052,7 @@ func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellVal
 
 // CreateConstBlockedEll wraps cusparseCreateConstBlockedEll (symbol
 // cusparseCreateConstBlockedEll, cusparse.h).
-func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue ffi.DeviceAddr, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBlockedEll.Addr()
 	if err != nil {
 		return
@@ -11236,8 +10070,6 @@ func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, e
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(ellColInd)
-	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11314,7 +10146,7 @@ func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, el
 
 // CreateSlicedEll wraps cusparseCreateSlicedEll (symbol
 // cusparseCreateSlicedEll, cusparse.h).
-func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
+func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues ffi.DeviceAddr, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateSlicedEll.Addr()
 	if err != nil {
 		return
@@ -11335,9 +10167,6 @@ func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSlice
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(sellSliceOffsets)
-	runtime.KeepAlive(sellColInd)
-	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11346,7 +10175,7 @@ func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSlice
 
 // CreateConstSlicedEll wraps cusparseCreateConstSlicedEll (symbol
 // cusparseCreateConstSlicedEll, cusparse.h).
-func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
+func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues ffi.DeviceAddr, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstSlicedEll.Addr()
 	if err != nil {
 		return
@@ -11367,9 +10196,6 @@ func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sell
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&spMatDescr)
-	runtime.KeepAlive(sellSliceOffsets)
-	runtime.KeepAlive(sellColInd)
-	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11378,7 +10204,7 @@ func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sell
 
 // CreateDnMat wraps cusparseCreateDnMat (symbol cusparseCreateDnMat,
 // cusparse.h).
-func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr DnMatDescr, err error) {
+func CreateDnMat(rows, cols, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order Order) (dnMatDescr DnMatDescr, err error) {
 	sym, err := procCreateDnMat.Addr()
 	if err != nil {
 		return
@@ -11393,7 +10219,6 @@ func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.D
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&dnMatDescr)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11402,7 +10227,7 @@ func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.D
 
 // CreateConstDnMat wraps cusparseCreateConstDnMat (symbol
 // cusparseCreateConstDnMat, cusparse.h).
-func CreateConstDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr ConstDnMatDescr, err error) {
+func CreateConstDnMat(rows, cols, ld int64, values ffi.DeviceAddr, valueType cudart.DataType, order Order) (dnMatDescr ConstDnMatDescr, err error) {
 	sym, err := procCreateConstDnMat.Addr()
 	if err != nil {
 		return
@@ -11417,7 +10242,6 @@ func CreateConstDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cud
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&dnMatDescr)
-	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -11516,13 +10340,12 @@ func ConstDnMatGetValues(dnMatDescr ConstDnMatDescr, values *unsafe.Pointer) err
 
 // DnMatSetValues wraps cusparseDnMatSetValues (symbol cusparseDnMatSetValues,
 // cusparse.h).
-func DnMatSetValues(dnMatDescr DnMatDescr, values unsafe.Pointer) error {
+func DnMatSetValues(dnMatDescr DnMatDescr, values ffi.DeviceAddr) error {
 	sym, err := procDnMatSetValues.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(dnMatDescr), uintptr(values), 0, 0, 0, 0)
-	runtime.KeepAlive(values)
 	return ffiimpl.Error(procDnMatSetValues, Status(r))
 }
 
@@ -11553,12 +10376,14 @@ func DnMatGetStridedBatch(dnMatDescr ConstDnMatDescr, batchCount *int32, batchSt
 // Axpby wraps cusparseAxpby (symbol cusparseAxpby, cusparse.h).
 //
 // Deprecated: the header marks cusparseAxpby deprecated.
-func Axpby(handle Handle, alpha unsafe.Pointer, vecX ConstSpVecDescr, beta unsafe.Pointer, vecY DnVecDescr) error {
+func Axpby(handle Handle, alpha ffi.HostOrDeviceAddr, vecX ConstSpVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr) error {
 	sym, err := procAxpby.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(alpha), uintptr(vecX), uintptr(beta), uintptr(vecY), 0)
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(alphaV), uintptr(vecX), uintptr(betaV), uintptr(vecY), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	return ffiimpl.Error(procAxpby, Status(r))
@@ -11587,12 +10412,14 @@ func Scatter(handle Handle, vecX ConstSpVecDescr, vecY DnVecDescr) error {
 // Rot wraps cusparseRot (symbol cusparseRot, cusparse.h).
 //
 // Deprecated: the header marks cusparseRot deprecated.
-func Rot(handle Handle, c_coeff, s_coeff unsafe.Pointer, vecX SpVecDescr, vecY DnVecDescr) error {
+func Rot(handle Handle, c_coeff, s_coeff ffi.HostOrDeviceAddr, vecX SpVecDescr, vecY DnVecDescr) error {
 	sym, err := procRot.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(c_coeff), uintptr(s_coeff), uintptr(vecX), uintptr(vecY), 0)
+	c_coeffV := c_coeff.Pointer()
+	s_coeffV := s_coeff.Pointer()
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(c_coeffV), uintptr(s_coeffV), uintptr(vecX), uintptr(vecY), 0)
 	runtime.KeepAlive(c_coeff)
 	runtime.KeepAlive(s_coeff)
 	return ffiimpl.Error(procRot, Status(r))
@@ -11602,17 +10429,18 @@ func Rot(handle Handle, c_coeff, s_coeff unsafe.Pointer, vecX SpVecDescr, vecY D
 // cusparse.h).
 //
 // Deprecated: the header marks cusparseSpVV_bufferSize deprecated.
-func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType) (bufferSize uint64, err error) {
+func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType) (bufferSize uint64, err error) {
 	sym, err := procSpVVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opX))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
@@ -11627,22 +10455,22 @@ func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY Con
 // SpVV wraps cusparseSpVV (symbol cusparseSpVV, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpVV deprecated.
-func SpVV(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType, externalBuffer unsafe.Pointer) error {
+func SpVV(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result ffi.HostOrDeviceAddr, computeType cudart.DataType, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpVV.Addr()
 	if err != nil {
 		return err
 	}
+	resultV := result.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opX))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(resultV))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(result)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11663,13 +10491,12 @@ func SparseToDenseBufferSize(handle Handle, matA ConstSpMatDescr, matB DnMatDesc
 
 // SparseToDense wraps cusparseSparseToDense (symbol cusparseSparseToDense,
 // cusparse.h).
-func SparseToDense(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg, externalBuffer unsafe.Pointer) error {
+func SparseToDense(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSparseToDense.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procSparseToDense, Status(r))
 }
 
@@ -11687,41 +10514,41 @@ func DenseToSparseBufferSize(handle Handle, matA ConstDnMatDescr, matB SpMatDesc
 
 // DenseToSparseAnalysis wraps cusparseDenseToSparse_analysis (symbol
 // cusparseDenseToSparse_analysis, cusparse.h).
-func DenseToSparseAnalysis(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseAnalysis(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procDenseToSparseAnalysis.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procDenseToSparseAnalysis, Status(r))
 }
 
 // DenseToSparseConvert wraps cusparseDenseToSparse_convert (symbol
 // cusparseDenseToSparse_convert, cusparse.h).
-func DenseToSparseConvert(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer unsafe.Pointer) error {
+func DenseToSparseConvert(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procDenseToSparseConvert.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(externalBuffer), 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procDenseToSparseConvert, Status(r))
 }
 
 // SpMV wraps cusparseSpMV (symbol cusparseSpMV, cusparse.h).
-func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMV(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMV.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11729,7 +10556,6 @@ func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDes
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11738,18 +10564,20 @@ func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDes
 
 // SpMVBufferSize wraps cusparseSpMV_bufferSize (symbol cusparseSpMV_bufferSize,
 // cusparse.h).
-func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg) (bufferSize uint64, err error) {
+func SpMVBufferSize(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11766,18 +10594,20 @@ func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 
 // SpMVPreprocess wraps cusparseSpMV_preprocess (symbol cusparseSpMV_preprocess,
 // cusparse.h).
-func SpMVPreprocess(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer unsafe.Pointer) error {
+func SpMVPreprocess(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta ffi.HostOrDeviceAddr, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMVPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -11785,7 +10615,6 @@ func SpMVPreprocess(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11817,15 +10646,16 @@ func SpSVDestroyDescr(descr SpSVDescr) error {
 
 // SpSVBufferSize wraps cusparseSpSV_bufferSize (symbol cusparseSpSV_bufferSize,
 // cusparse.h).
-func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) (bufferSize uint64, err error) {
+func SpSVBufferSize(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSVBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11844,15 +10674,16 @@ func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 
 // SpSVAnalysis wraps cusparseSpSV_analysis (symbol cusparseSpSV_analysis,
 // cusparse.h).
-func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr, externalBuffer unsafe.Pointer) error {
+func SpSVAnalysis(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpSVAnalysis.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11862,7 +10693,6 @@ func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA Const
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11870,15 +10700,16 @@ func SpSVAnalysis(handle Handle, opA Operation, alpha unsafe.Pointer, matA Const
 }
 
 // SpSVSolve wraps cusparseSpSV_solve (symbol cusparseSpSV_solve, cusparse.h).
-func SpSVSolve(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) error {
+func SpSVSolve(handle Handle, opA Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) error {
 	sym, err := procSpSVSolve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(vecX))
 	frame.Int(uintptr(vecY))
@@ -11895,13 +10726,12 @@ func SpSVSolve(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpM
 
 // SpSVUpdateMatrix wraps cusparseSpSV_updateMatrix (symbol
 // cusparseSpSV_updateMatrix, cusparse.h).
-func SpSVUpdateMatrix(handle Handle, spsvDescr SpSVDescr, newValues unsafe.Pointer, updatePart SpSVUpdate) error {
+func SpSVUpdateMatrix(handle Handle, spsvDescr SpSVDescr, newValues ffi.DeviceAddr, updatePart SpSVUpdate) error {
 	sym, err := procSpSVUpdateMatrix.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(spsvDescr), uintptr(newValues), uintptr(updatePart), 0, 0)
-	runtime.KeepAlive(newValues)
 	return ffiimpl.Error(procSpSVUpdateMatrix, Status(r))
 }
 
@@ -11930,16 +10760,17 @@ func SpSMDestroyDescr(descr SpSMDescr) error {
 
 // SpSMBufferSize wraps cusparseSpSM_bufferSize (symbol cusparseSpSM_bufferSize,
 // cusparse.h).
-func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) (bufferSize uint64, err error) {
+func SpSMBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSMBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -11958,16 +10789,17 @@ func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 
 // SpSMAnalysis wraps cusparseSpSM_analysis (symbol cusparseSpSM_analysis,
 // cusparse.h).
-func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr, externalBuffer unsafe.Pointer) error {
+func SpSMAnalysis(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpSMAnalysis.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -11977,7 +10809,6 @@ func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA 
 	frame.Int(uintptr(externalBuffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -11985,16 +10816,17 @@ func SpSMAnalysis(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA 
 }
 
 // SpSMSolve wraps cusparseSpSM_solve (symbol cusparseSpSM_solve, cusparse.h).
-func SpSMSolve(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) error {
+func SpSMSolve(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) error {
 	sym, err := procSpSMSolve.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
 	frame.Int(uintptr(matC))
@@ -12011,31 +10843,32 @@ func SpSMSolve(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA Con
 
 // SpSMUpdateMatrix wraps cusparseSpSM_updateMatrix (symbol
 // cusparseSpSM_updateMatrix, cusparse.h).
-func SpSMUpdateMatrix(handle Handle, spsmDescr SpSMDescr, newValues unsafe.Pointer, updatePart SpSMUpdate) error {
+func SpSMUpdateMatrix(handle Handle, spsmDescr SpSMDescr, newValues ffi.DeviceAddr, updatePart SpSMUpdate) error {
 	sym, err := procSpSMUpdateMatrix.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(spsmDescr), uintptr(newValues), uintptr(updatePart), 0, 0)
-	runtime.KeepAlive(newValues)
 	return ffiimpl.Error(procSpSMUpdateMatrix, Status(r))
 }
 
 // SpMMBufferSize wraps cusparseSpMM_bufferSize (symbol cusparseSpMM_bufferSize,
 // cusparse.h).
-func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg) (bufferSize uint64, err error) {
+func SpMMBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMMBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12052,19 +10885,21 @@ func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 
 // SpMMPreprocess wraps cusparseSpMM_preprocess (symbol cusparseSpMM_preprocess,
 // cusparse.h).
-func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMMPreprocess(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMMPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12072,7 +10907,6 @@ func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12080,19 +10914,21 @@ func SpMMPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 }
 
 // SpMM wraps cusparseSpMM (symbol cusparseSpMM, cusparse.h).
-func SpMM(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer unsafe.Pointer) error {
+func SpMM(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA ConstSpMatDescr, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMM.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12100,7 +10936,6 @@ func SpMM(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpM
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12132,19 +10967,21 @@ func SpGEMMDestroyDescr(descr SpGEMMDescr) error {
 
 // SpGEMMWorkEstimation wraps cusparseSpGEMM_workEstimation (symbol
 // cusparseSpGEMM_workEstimation, cusparse.h).
-func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMWorkEstimation.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12155,7 +10992,6 @@ func SpGEMMWorkEstimation(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize1)
-	runtime.KeepAlive(externalBuffer1)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12176,19 +11012,21 @@ func SpGEMMGetNumProducts(spgemmDescr SpGEMMDescr, num_prods *int64) error {
 
 // SpGEMMEstimateMemory wraps cusparseSpGEMM_estimateMemory (symbol
 // cusparseSpGEMM_estimateMemory, cusparse.h).
-func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize2 *uint64) error {
+func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, chunk_fraction float32, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize2 *uint64) error {
 	sym, err := procSpGEMMEstimateMemory.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12201,7 +11039,6 @@ func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize3)
-	runtime.KeepAlive(externalBuffer3)
 	runtime.KeepAlive(bufferSize2)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12211,19 +11048,21 @@ func SpGEMMEstimateMemory(handle Handle, opA, opB Operation, alpha unsafe.Pointe
 
 // SpGEMMCompute wraps cusparseSpGEMM_compute (symbol cusparseSpGEMM_compute,
 // cusparse.h).
-func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer) error {
+func SpGEMMCompute(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMCompute.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12234,7 +11073,6 @@ func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
 	runtime.KeepAlive(bufferSize2)
-	runtime.KeepAlive(externalBuffer2)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12243,19 +11081,21 @@ func SpGEMMCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA
 
 // SpGEMMCopy wraps cusparseSpGEMM_copy (symbol cusparseSpGEMM_copy,
 // cusparse.h).
-func SpGEMMCopy(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
+func SpGEMMCopy(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
 	sym, err := procSpGEMMCopy.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12271,7 +11111,7 @@ func SpGEMMCopy(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, m
 
 // SpGEMMreuseWorkEstimation wraps cusparseSpGEMMreuse_workEstimation (symbol
 // cusparseSpGEMMreuse_workEstimation, cusparse.h).
-func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 unsafe.Pointer) error {
+func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize1 *uint64, externalBuffer1 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseWorkEstimation.Addr()
 	if err != nil {
 		return err
@@ -12289,7 +11129,6 @@ func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB Con
 	frame.Int(uintptr(externalBuffer1))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize1)
-	runtime.KeepAlive(externalBuffer1)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12298,7 +11137,7 @@ func SpGEMMreuseWorkEstimation(handle Handle, opA, opB Operation, matA, matB Con
 
 // SpGEMMreuseNnz wraps cusparseSpGEMMreuse_nnz (symbol cusparseSpGEMMreuse_nnz,
 // cusparse.h).
-func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 unsafe.Pointer, bufferSize3 *uint64, externalBuffer3 unsafe.Pointer, bufferSize4 *uint64, externalBuffer4 unsafe.Pointer) error {
+func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize2 *uint64, externalBuffer2 ffi.DeviceAddr, bufferSize3 *uint64, externalBuffer3 ffi.DeviceAddr, bufferSize4 *uint64, externalBuffer4 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseNnz.Addr()
 	if err != nil {
 		return err
@@ -12320,11 +11159,8 @@ func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDesc
 	frame.Int(uintptr(externalBuffer4))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize2)
-	runtime.KeepAlive(externalBuffer2)
 	runtime.KeepAlive(bufferSize3)
-	runtime.KeepAlive(externalBuffer3)
 	runtime.KeepAlive(bufferSize4)
-	runtime.KeepAlive(externalBuffer4)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12333,7 +11169,7 @@ func SpGEMMreuseNnz(handle Handle, opA, opB Operation, matA, matB ConstSpMatDesc
 
 // SpGEMMreuseCopy wraps cusparseSpGEMMreuse_copy (symbol
 // cusparseSpGEMMreuse_copy, cusparse.h).
-func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 unsafe.Pointer) error {
+func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDescr, matC SpMatDescr, alg SpGEMMAlg, spgemmDescr SpGEMMDescr, bufferSize5 *uint64, externalBuffer5 ffi.DeviceAddr) error {
 	sym, err := procSpGEMMreuseCopy.Addr()
 	if err != nil {
 		return err
@@ -12351,7 +11187,6 @@ func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDes
 	frame.Int(uintptr(externalBuffer5))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufferSize5)
-	runtime.KeepAlive(externalBuffer5)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12360,19 +11195,21 @@ func SpGEMMreuseCopy(handle Handle, opA, opB Operation, matA, matB ConstSpMatDes
 
 // SpGEMMreuseCompute wraps cusparseSpGEMMreuse_compute (symbol
 // cusparseSpGEMMreuse_compute, cusparse.h).
-func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstSpMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
+func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstSpMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SpGEMMAlg, spgemmDescr SpGEMMDescr) error {
 	sym, err := procSpGEMMreuseCompute.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12388,19 +11225,21 @@ func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer,
 
 // SddmmBufferSize wraps cusparseSDDMM_bufferSize (symbol
 // cusparseSDDMM_bufferSize, cusparse.h).
-func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg) (bufferSize uint64, err error) {
+func SddmmBufferSize(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSddmmBufferSize.Addr()
 	if err != nil {
 		return
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12417,19 +11256,21 @@ func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 
 // SddmmPreprocess wraps cusparseSDDMM_preprocess (symbol
 // cusparseSDDMM_preprocess, cusparse.h).
-func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func SddmmPreprocess(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSddmmPreprocess.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12437,7 +11278,6 @@ func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12445,19 +11285,21 @@ func SddmmPreprocess(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 }
 
 // Sddmm wraps cusparseSDDMM (symbol cusparseSDDMM, cusparse.h).
-func Sddmm(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer unsafe.Pointer) error {
+func Sddmm(handle Handle, opA, opB Operation, alpha ffi.HostOrDeviceAddr, matA, matB ConstDnMatDescr, beta ffi.HostOrDeviceAddr, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSddmm.Addr()
 	if err != nil {
 		return err
 	}
+	alphaV := alpha.Pointer()
+	betaV := beta.Pointer()
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(opA))
 	frame.Int(uintptr(opB))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(alphaV))
 	frame.Int(uintptr(matA))
 	frame.Int(uintptr(matB))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(betaV))
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
@@ -12465,7 +11307,6 @@ func Sddmm(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB C
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(externalBuffer)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -12509,13 +11350,12 @@ func SpMMOpCreatePlan(handle Handle, plan *SpMMOpPlan, opA, opB Operation, matA 
 }
 
 // SpMMOp wraps cusparseSpMMOp (symbol cusparseSpMMOp, cusparse.h).
-func SpMMOp(plan SpMMOpPlan, externalBuffer unsafe.Pointer) error {
+func SpMMOp(plan SpMMOpPlan, externalBuffer ffi.DeviceAddr) error {
 	sym, err := procSpMMOp.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(externalBuffer), 0, 0, 0, 0)
-	runtime.KeepAlive(externalBuffer)
 	return ffiimpl.Error(procSpMMOp, Status(r))
 }
 
