@@ -211,8 +211,15 @@ func CheckLibraries(api *ir.API, libs []*library.Desc) error {
 		known[d.Key] = true
 		keys = append(keys, string(d.Key))
 	}
+	// The first few known keys, so that the error stays one short line
+	// however many libraries cugen describes.
+	const shown = 8
+	list := strings.Join(keys, ", ")
+	if len(keys) > shown {
+		list = fmt.Sprintf("%s and %d more", strings.Join(keys[:shown], ", "), len(keys)-shown)
+	}
 	bad := func(what, name string, l ir.Library) error {
-		return fmt.Errorf("%s %s: library %.40q is not one cugen describes (%s)", what, name, l, strings.Join(keys, ", "))
+		return fmt.Errorf("%s %s: library %.40q is not one cugen describes (%s)", what, name, l, list)
 	}
 	for _, f := range api.Functions {
 		if !known[f.Library] {
