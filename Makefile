@@ -169,7 +169,7 @@ export WINE ?= /usr/lib/wine/wine64
 export WINESERVER ?= /usr/lib/wine/wineserver
 export MINGW ?= x86_64-w64-mingw32-gcc-posix
 # LAYER: the layer's tests that cannot run under wine (mk/test-windows.sh).
-export WINDOWS_LAYER_SKIP ?= ^(TestFindDeviceRuntime|TestMathScalarsAligned|TestIPCHandleBounds|TestIPCHandleMisaligned)$$
+export WINDOWS_LAYER_SKIP ?= ^(TestFindDeviceRuntime|TestMathScalarsAligned|TestDriverSeam|TestIPCHandleBounds|TestIPCHandleMisaligned)$$
 test-windows: deps-windows
 	@bash mk/test-windows.sh
 

@@ -23,10 +23,11 @@
 # is an error with the advice.
 #
 # The layer's (package cuda's) tests run on its fake driver, those that
-# need a driver skipping; WINDOWS_LAYER_SKIP leaves out four:
+# need a driver skipping; WINDOWS_LAYER_SKIP leaves out five:
 # TestFindDeviceRuntime passes but wine 8.0 cannot remove its temporary
-# directory ("Invalid function"), TestMathScalarsAligned reads the
-# layer's source beside the test binary, and TestIPCHandleBounds and
+# directory ("Invalid function"), TestMathScalarsAligned and
+# TestDriverSeam read the layer's source beside the test binary (they
+# run on Linux), and TestIPCHandleBounds and
 # TestIPCHandleMisaligned make an IPC pool, which Windows refuses (a POSIX
 # descriptor).
 #
