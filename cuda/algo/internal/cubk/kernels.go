@@ -364,887 +364,1687 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 //
 //	__global__ void sortExclusiveSum(int * bins)
 func (k *Kernels) SortExclusiveSum(cfg cuda.Config, bins *cuda.Buffer[int32]) error {
-	return k.kSortExclusiveSum.Launch(cfg, bins)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	return k.kSortExclusiveSum.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesInt launches reduceSumTiles<int> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceSumTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
-	return k.kReduceSumTilesInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesUnsignedInt launches reduceSumTiles<unsigned int> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceSumTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
-	return k.kReduceSumTilesUnsignedInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesLongLong launches reduceSumTiles<long long> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceSumTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
-	return k.kReduceSumTilesLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesUnsignedLongLong launches reduceSumTiles<unsigned long long> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceSumTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
-	return k.kReduceSumTilesUnsignedLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesFloat launches reduceSumTiles<float> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceSumTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
-	return k.kReduceSumTilesFloat.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumTilesDouble launches reduceSumTiles<double> (cub.cu:238):
 //
 //	__global__ void reduceSumTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceSumTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
-	return k.kReduceSumTilesDouble.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceSumTilesDouble.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleInt launches reduceSumSingle<int> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceSumSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
-	return k.kReduceSumSingleInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceSumSingleInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleUnsignedInt launches reduceSumSingle<unsigned int> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceSumSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
-	return k.kReduceSumSingleUnsignedInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceSumSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleLongLong launches reduceSumSingle<long long> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceSumSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
-	return k.kReduceSumSingleLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceSumSingleLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleUnsignedLongLong launches reduceSumSingle<unsigned long long> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceSumSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
-	return k.kReduceSumSingleUnsignedLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceSumSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleFloat launches reduceSumSingle<float> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceSumSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
-	return k.kReduceSumSingleFloat.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceSumSingleFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceSumSingleDouble launches reduceSumSingle<double> (cub.cu:243):
 //
 //	__global__ void reduceSumSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceSumSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
-	return k.kReduceSumSingleDouble.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceSumSingleDouble.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesInt launches reduceMinTiles<int> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
-	return k.kReduceMinTilesInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesUnsignedInt launches reduceMinTiles<unsigned int> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
-	return k.kReduceMinTilesUnsignedInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesLongLong launches reduceMinTiles<long long> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
-	return k.kReduceMinTilesLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesUnsignedLongLong launches reduceMinTiles<unsigned long long> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
-	return k.kReduceMinTilesUnsignedLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesFloat launches reduceMinTiles<float> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
-	return k.kReduceMinTilesFloat.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinTilesDouble launches reduceMinTiles<double> (cub.cu:248):
 //
 //	__global__ void reduceMinTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
-	return k.kReduceMinTilesDouble.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMinTilesDouble.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleInt launches reduceMinSingle<int> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
-	return k.kReduceMinSingleInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMinSingleInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleUnsignedInt launches reduceMinSingle<unsigned int> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
-	return k.kReduceMinSingleUnsignedInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMinSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleLongLong launches reduceMinSingle<long long> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
-	return k.kReduceMinSingleLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMinSingleLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleUnsignedLongLong launches reduceMinSingle<unsigned long long> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
-	return k.kReduceMinSingleUnsignedLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMinSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleFloat launches reduceMinSingle<float> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
-	return k.kReduceMinSingleFloat.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMinSingleFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceMinSingleDouble launches reduceMinSingle<double> (cub.cu:253):
 //
 //	__global__ void reduceMinSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
-	return k.kReduceMinSingleDouble.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMinSingleDouble.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesInt launches reduceMaxTiles<int> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<int>(const int * in, int * out, int n)
 func (k *Kernels) ReduceMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32) error {
-	return k.kReduceMaxTilesInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesUnsignedInt launches reduceMaxTiles<unsigned int> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<unsigned int>(const unsigned int * in, unsigned int * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32) error {
-	return k.kReduceMaxTilesUnsignedInt.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesLongLong launches reduceMaxTiles<long long> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<long long>(const long long * in, long long * out, int n)
 func (k *Kernels) ReduceMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32) error {
-	return k.kReduceMaxTilesLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesUnsignedLongLong launches reduceMaxTiles<unsigned long long> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n)
 func (k *Kernels) ReduceMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32) error {
-	return k.kReduceMaxTilesUnsignedLongLong.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesFloat launches reduceMaxTiles<float> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<float>(const float * in, float * out, int n)
 func (k *Kernels) ReduceMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32) error {
-	return k.kReduceMaxTilesFloat.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxTilesDouble launches reduceMaxTiles<double> (cub.cu:258):
 //
 //	__global__ void reduceMaxTiles<double>(const double * in, double * out, int n)
 func (k *Kernels) ReduceMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32) error {
-	return k.kReduceMaxTilesDouble.Launch(cfg, in, out, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kReduceMaxTilesDouble.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleInt launches reduceMaxSingle<int> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<int>(const int * in, int * out, int n, int init)
 func (k *Kernels) ReduceMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], n int32, init int32) error {
-	return k.kReduceMaxSingleInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMaxSingleInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleUnsignedInt launches reduceMaxSingle<unsigned int> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<unsigned int>(const unsigned int * in, unsigned int * out, int n, unsigned int init)
 func (k *Kernels) ReduceMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], n int32, init uint32) error {
-	return k.kReduceMaxSingleUnsignedInt.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMaxSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleLongLong launches reduceMaxSingle<long long> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<long long>(const long long * in, long long * out, int n, long long init)
 func (k *Kernels) ReduceMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], n int32, init int64) error {
-	return k.kReduceMaxSingleLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMaxSingleLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleUnsignedLongLong launches reduceMaxSingle<unsigned long long> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<unsigned long long>(const unsigned long long * in, unsigned long long * out, int n, unsigned long long init)
 func (k *Kernels) ReduceMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], n int32, init uint64) error {
-	return k.kReduceMaxSingleUnsignedLongLong.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMaxSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleFloat launches reduceMaxSingle<float> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<float>(const float * in, float * out, int n, float init)
 func (k *Kernels) ReduceMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], n int32, init float32) error {
-	return k.kReduceMaxSingleFloat.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, init)
+	return k.kReduceMaxSingleFloat.LaunchFrame(cfg, &f)
 }
 
 // ReduceMaxSingleDouble launches reduceMaxSingle<double> (cub.cu:263):
 //
 //	__global__ void reduceMaxSingle<double>(const double * in, double * out, int n, double init)
 func (k *Kernels) ReduceMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], n int32, init float64) error {
-	return k.kReduceMaxSingleDouble.Launch(cfg, in, out, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 24, init)
+	return k.kReduceMaxSingleDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesInt launches argMinTiles<int> (cub.cu:268):
 //
 //	__global__ void argMinTiles<int>(const int * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesInt.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesUnsignedInt launches argMinTiles<unsigned int> (cub.cu:268):
 //
 //	__global__ void argMinTiles<unsigned int>(const unsigned int * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesUnsignedInt.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesLongLong launches argMinTiles<long long> (cub.cu:268):
 //
 //	__global__ void argMinTiles<long long>(const long long * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesLongLong.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesUnsignedLongLong launches argMinTiles<unsigned long long> (cub.cu:268):
 //
 //	__global__ void argMinTiles<unsigned long long>(const unsigned long long * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesUnsignedLongLong.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesFloat launches argMinTiles<float> (cub.cu:268):
 //
 //	__global__ void argMinTiles<float>(const float * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesFloat.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMinTilesDouble launches argMinTiles<double> (cub.cu:268):
 //
 //	__global__ void argMinTiles<double>(const double * in, void * partials, int n)
 func (k *Kernels) ArgMinTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMinTilesDouble.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMinTilesDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleInt launches argMinSingle<int> (cub.cu:273):
 //
 //	__global__ void argMinSingle<int>(const int * in, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMinSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
-	return k.kArgMinSingleInt.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinSingleInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleUnsignedInt launches argMinSingle<unsigned int> (cub.cu:273):
 //
 //	__global__ void argMinSingle<unsigned int>(const unsigned int * in, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMinSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
-	return k.kArgMinSingleUnsignedInt.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleLongLong launches argMinSingle<long long> (cub.cu:273):
 //
 //	__global__ void argMinSingle<long long>(const long long * in, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMinSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
-	return k.kArgMinSingleLongLong.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinSingleLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleUnsignedLongLong launches argMinSingle<unsigned long long> (cub.cu:273):
 //
 //	__global__ void argMinSingle<unsigned long long>(const unsigned long long * in, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMinSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
-	return k.kArgMinSingleUnsignedLongLong.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleFloat launches argMinSingle<float> (cub.cu:273):
 //
 //	__global__ void argMinSingle<float>(const float * in, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMinSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
-	return k.kArgMinSingleFloat.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinSingleFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMinSingleDouble launches argMinSingle<double> (cub.cu:273):
 //
 //	__global__ void argMinSingle<double>(const double * in, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMinSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
-	return k.kArgMinSingleDouble.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinSingleDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsInt launches argMinPartials<int> (cub.cu:278):
 //
 //	__global__ void argMinPartials<int>(const void * partials, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMinPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
-	return k.kArgMinPartialsInt.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinPartialsInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsUnsignedInt launches argMinPartials<unsigned int> (cub.cu:278):
 //
 //	__global__ void argMinPartials<unsigned int>(const void * partials, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMinPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
-	return k.kArgMinPartialsUnsignedInt.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinPartialsUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsLongLong launches argMinPartials<long long> (cub.cu:278):
 //
 //	__global__ void argMinPartials<long long>(const void * partials, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMinPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
-	return k.kArgMinPartialsLongLong.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinPartialsLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsUnsignedLongLong launches argMinPartials<unsigned long long> (cub.cu:278):
 //
 //	__global__ void argMinPartials<unsigned long long>(const void * partials, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMinPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
-	return k.kArgMinPartialsUnsignedLongLong.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinPartialsUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsFloat launches argMinPartials<float> (cub.cu:278):
 //
 //	__global__ void argMinPartials<float>(const void * partials, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMinPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
-	return k.kArgMinPartialsFloat.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMinPartialsFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMinPartialsDouble launches argMinPartials<double> (cub.cu:278):
 //
 //	__global__ void argMinPartials<double>(const void * partials, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMinPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
-	return k.kArgMinPartialsDouble.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMinPartialsDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesInt launches argMaxTiles<int> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<int>(const int * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesInt(cfg cuda.Config, in *cuda.Buffer[int32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesInt.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesUnsignedInt launches argMaxTiles<unsigned int> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<unsigned int>(const unsigned int * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesUnsignedInt.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesLongLong launches argMaxTiles<long long> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<long long>(const long long * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesLongLong(cfg cuda.Config, in *cuda.Buffer[int64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesLongLong.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesUnsignedLongLong launches argMaxTiles<unsigned long long> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<unsigned long long>(const unsigned long long * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesUnsignedLongLong.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesFloat launches argMaxTiles<float> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<float>(const float * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesFloat(cfg cuda.Config, in *cuda.Buffer[float32], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesFloat.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxTilesDouble launches argMaxTiles<double> (cub.cu:283):
 //
 //	__global__ void argMaxTiles<double>(const double * in, void * partials, int n)
 func (k *Kernels) ArgMaxTilesDouble(cfg cuda.Config, in *cuda.Buffer[float64], partials *cuda.Buffer[byte], n int32) error {
-	return k.kArgMaxTilesDouble.Launch(cfg, in, partials, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, partials)
+	cuda.Arg(&f, 2, 16, n)
+	return k.kArgMaxTilesDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleInt launches argMaxSingle<int> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<int>(const int * in, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMaxSingleInt(cfg cuda.Config, in *cuda.Buffer[int32], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
-	return k.kArgMaxSingleInt.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxSingleInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleUnsignedInt launches argMaxSingle<unsigned int> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<unsigned int>(const unsigned int * in, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMaxSingleUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
-	return k.kArgMaxSingleUnsignedInt.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxSingleUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleLongLong launches argMaxSingle<long long> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<long long>(const long long * in, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMaxSingleLongLong(cfg cuda.Config, in *cuda.Buffer[int64], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
-	return k.kArgMaxSingleLongLong.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxSingleLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleUnsignedLongLong launches argMaxSingle<unsigned long long> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<unsigned long long>(const unsigned long long * in, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMaxSingleUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
-	return k.kArgMaxSingleUnsignedLongLong.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxSingleUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleFloat launches argMaxSingle<float> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<float>(const float * in, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMaxSingleFloat(cfg cuda.Config, in *cuda.Buffer[float32], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
-	return k.kArgMaxSingleFloat.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxSingleFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxSingleDouble launches argMaxSingle<double> (cub.cu:288):
 //
 //	__global__ void argMaxSingle<double>(const double * in, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMaxSingleDouble(cfg cuda.Config, in *cuda.Buffer[float64], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
-	return k.kArgMaxSingleDouble.Launch(cfg, in, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxSingleDouble.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsInt launches argMaxPartials<int> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<int>(const void * partials, int * index, int * value, int n, int empty)
 func (k *Kernels) ArgMaxPartialsInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int32], n int32, empty int32) error {
-	return k.kArgMaxPartialsInt.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxPartialsInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsUnsignedInt launches argMaxPartials<unsigned int> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<unsigned int>(const void * partials, int * index, unsigned int * value, int n, unsigned int empty)
 func (k *Kernels) ArgMaxPartialsUnsignedInt(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint32], n int32, empty uint32) error {
-	return k.kArgMaxPartialsUnsignedInt.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxPartialsUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsLongLong launches argMaxPartials<long long> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<long long>(const void * partials, int * index, long long * value, int n, long long empty)
 func (k *Kernels) ArgMaxPartialsLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[int64], n int32, empty int64) error {
-	return k.kArgMaxPartialsLongLong.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxPartialsLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsUnsignedLongLong launches argMaxPartials<unsigned long long> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<unsigned long long>(const void * partials, int * index, unsigned long long * value, int n, unsigned long long empty)
 func (k *Kernels) ArgMaxPartialsUnsignedLongLong(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[uint64], n int32, empty uint64) error {
-	return k.kArgMaxPartialsUnsignedLongLong.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxPartialsUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsFloat launches argMaxPartials<float> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<float>(const void * partials, int * index, float * value, int n, float empty)
 func (k *Kernels) ArgMaxPartialsFloat(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float32], n int32, empty float32) error {
-	return k.kArgMaxPartialsFloat.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 28, empty)
+	return k.kArgMaxPartialsFloat.LaunchFrame(cfg, &f)
 }
 
 // ArgMaxPartialsDouble launches argMaxPartials<double> (cub.cu:293):
 //
 //	__global__ void argMaxPartials<double>(const void * partials, int * index, double * value, int n, double empty)
 func (k *Kernels) ArgMaxPartialsDouble(cfg cuda.Config, partials *cuda.Buffer[byte], index *cuda.Buffer[int32], value *cuda.Buffer[float64], n int32, empty float64) error {
-	return k.kArgMaxPartialsDouble.Launch(cfg, partials, index, value, n, empty)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, partials)
+	cuda.ArgBuffer(&f, 1, 8, index)
+	cuda.ArgBuffer(&f, 2, 16, value)
+	cuda.Arg(&f, 3, 24, n)
+	cuda.Arg(&f, 4, 32, empty)
+	return k.kArgMaxPartialsDouble.LaunchFrame(cfg, &f)
 }
 
 // ScanInitInt launches scanInit<int> (cub.cu:299):
 //
 //	__global__ void scanInit<int>(void * state, int numTiles)
 func (k *Kernels) ScanInitInt(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitInt.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitInt.LaunchFrame(cfg, &f)
 }
 
 // ScanInitUnsignedInt launches scanInit<unsigned int> (cub.cu:299):
 //
 //	__global__ void scanInit<unsigned int>(void * state, int numTiles)
 func (k *Kernels) ScanInitUnsignedInt(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitUnsignedInt.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ScanInitLongLong launches scanInit<long long> (cub.cu:299):
 //
 //	__global__ void scanInit<long long>(void * state, int numTiles)
 func (k *Kernels) ScanInitLongLong(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitLongLong.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanInitUnsignedLongLong launches scanInit<unsigned long long> (cub.cu:299):
 //
 //	__global__ void scanInit<unsigned long long>(void * state, int numTiles)
 func (k *Kernels) ScanInitUnsignedLongLong(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitUnsignedLongLong.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanInitFloat launches scanInit<float> (cub.cu:299):
 //
 //	__global__ void scanInit<float>(void * state, int numTiles)
 func (k *Kernels) ScanInitFloat(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitFloat.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitFloat.LaunchFrame(cfg, &f)
 }
 
 // ScanInitDouble launches scanInit<double> (cub.cu:299):
 //
 //	__global__ void scanInit<double>(void * state, int numTiles)
 func (k *Kernels) ScanInitDouble(cfg cuda.Config, state *cuda.Buffer[byte], numTiles int32) error {
-	return k.kScanInitDouble.Launch(cfg, state, numTiles)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, state)
+	cuda.Arg(&f, 1, 8, numTiles)
+	return k.kScanInitDouble.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumInt launches scanInclusiveSum<int> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<int>(const int * in, int * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumInt.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumUnsignedInt launches scanInclusiveSum<unsigned int> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<unsigned int>(const unsigned int * in, unsigned int * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumUnsignedInt.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumLongLong launches scanInclusiveSum<long long> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<long long>(const long long * in, long long * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumLongLong.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumUnsignedLongLong launches scanInclusiveSum<unsigned long long> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<unsigned long long>(const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumUnsignedLongLong.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumFloat launches scanInclusiveSum<float> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<float>(const float * in, float * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumFloat.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
 // ScanInclusiveSumDouble launches scanInclusiveSum<double> (cub.cu:306):
 //
 //	__global__ void scanInclusiveSum<double>(const double * in, double * out, void * state, int numTiles, int startTile, int n)
 func (k *Kernels) ScanInclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32) error {
-	return k.kScanInclusiveSumDouble.Launch(cfg, in, out, state, numTiles, startTile, n)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	return k.kScanInclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumInt launches scanExclusiveSum<int> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<int>(const int * in, int * out, void * state, int numTiles, int startTile, int n, int init)
 func (k *Kernels) ScanExclusiveSumInt(cfg cuda.Config, in *cuda.Buffer[int32], out *cuda.Buffer[int32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init int32) error {
-	return k.kScanExclusiveSumInt.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 36, init)
+	return k.kScanExclusiveSumInt.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumUnsignedInt launches scanExclusiveSum<unsigned int> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<unsigned int>(const unsigned int * in, unsigned int * out, void * state, int numTiles, int startTile, int n, unsigned int init)
 func (k *Kernels) ScanExclusiveSumUnsignedInt(cfg cuda.Config, in *cuda.Buffer[uint32], out *cuda.Buffer[uint32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init uint32) error {
-	return k.kScanExclusiveSumUnsignedInt.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 36, init)
+	return k.kScanExclusiveSumUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumLongLong launches scanExclusiveSum<long long> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<long long>(const long long * in, long long * out, void * state, int numTiles, int startTile, int n, long long init)
 func (k *Kernels) ScanExclusiveSumLongLong(cfg cuda.Config, in *cuda.Buffer[int64], out *cuda.Buffer[int64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init int64) error {
-	return k.kScanExclusiveSumLongLong.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 40, init)
+	return k.kScanExclusiveSumLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumUnsignedLongLong launches scanExclusiveSum<unsigned long long> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<unsigned long long>(const unsigned long long * in, unsigned long long * out, void * state, int numTiles, int startTile, int n, unsigned long long init)
 func (k *Kernels) ScanExclusiveSumUnsignedLongLong(cfg cuda.Config, in *cuda.Buffer[uint64], out *cuda.Buffer[uint64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init uint64) error {
-	return k.kScanExclusiveSumUnsignedLongLong.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 40, init)
+	return k.kScanExclusiveSumUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumFloat launches scanExclusiveSum<float> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<float>(const float * in, float * out, void * state, int numTiles, int startTile, int n, float init)
 func (k *Kernels) ScanExclusiveSumFloat(cfg cuda.Config, in *cuda.Buffer[float32], out *cuda.Buffer[float32], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init float32) error {
-	return k.kScanExclusiveSumFloat.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 36, init)
+	return k.kScanExclusiveSumFloat.LaunchFrame(cfg, &f)
 }
 
 // ScanExclusiveSumDouble launches scanExclusiveSum<double> (cub.cu:311):
 //
 //	__global__ void scanExclusiveSum<double>(const double * in, double * out, void * state, int numTiles, int startTile, int n, double init)
 func (k *Kernels) ScanExclusiveSumDouble(cfg cuda.Config, in *cuda.Buffer[float64], out *cuda.Buffer[float64], state *cuda.Buffer[byte], numTiles int32, startTile int32, n int32, init float64) error {
-	return k.kScanExclusiveSumDouble.Launch(cfg, in, out, state, numTiles, startTile, n, init)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, in)
+	cuda.ArgBuffer(&f, 1, 8, out)
+	cuda.ArgBuffer(&f, 2, 16, state)
+	cuda.Arg(&f, 3, 24, numTiles)
+	cuda.Arg(&f, 4, 28, startTile)
+	cuda.Arg(&f, 5, 32, n)
+	cuda.Arg(&f, 6, 40, init)
+	return k.kScanExclusiveSumDouble.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscInt launches sortHistogramAsc<int> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<int>(int * bins, const int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscInt.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscInt.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscUnsignedInt launches sortHistogramAsc<unsigned int> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<unsigned int>(int * bins, const unsigned int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscUnsignedInt.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscLongLong launches sortHistogramAsc<long long> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<long long>(int * bins, const long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscLongLong.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscUnsignedLongLong launches sortHistogramAsc<unsigned long long> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<unsigned long long>(int * bins, const unsigned long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscUnsignedLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscUnsignedLongLong.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscFloat launches sortHistogramAsc<float> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<float>(int * bins, const float * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscFloat(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscFloat.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscFloat.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramAscDouble launches sortHistogramAsc<double> (cub.cu:316):
 //
 //	__global__ void sortHistogramAsc<double>(int * bins, const double * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramAscDouble(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramAscDouble.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramAscDouble.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescInt launches sortHistogramDesc<int> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<int>(int * bins, const int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescInt.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescInt.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescUnsignedInt launches sortHistogramDesc<unsigned int> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<unsigned int>(int * bins, const unsigned int * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedInt(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescUnsignedInt.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescLongLong launches sortHistogramDesc<long long> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<long long>(int * bins, const long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[int64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescLongLong.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescUnsignedLongLong launches sortHistogramDesc<unsigned long long> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<unsigned long long>(int * bins, const unsigned long long * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescUnsignedLongLong(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[uint64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescUnsignedLongLong.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescFloat launches sortHistogramDesc<float> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<float>(int * bins, const float * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescFloat(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float32], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescFloat.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescFloat.LaunchFrame(cfg, &f)
 }
 
 // SortHistogramDescDouble launches sortHistogramDesc<double> (cub.cu:321):
 //
 //	__global__ void sortHistogramDesc<double>(int * bins, const double * keys, int n, int beginBit, int endBit)
 func (k *Kernels) SortHistogramDescDouble(cfg cuda.Config, bins *cuda.Buffer[int32], keys *cuda.Buffer[float64], n int32, beginBit int32, endBit int32) error {
-	return k.kSortHistogramDescDouble.Launch(cfg, bins, keys, n, beginBit, endBit)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, bins)
+	cuda.ArgBuffer(&f, 1, 8, keys)
+	cuda.Arg(&f, 2, 16, n)
+	cuda.Arg(&f, 3, 20, beginBit)
+	cuda.Arg(&f, 4, 24, endBit)
+	return k.kSortHistogramDescDouble.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscInt launches sortKeysAsc<int> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscInt.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscUnsignedInt launches sortKeysAsc<unsigned int> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscUnsignedInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscLongLong launches sortKeysAsc<long long> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscUnsignedLongLong launches sortKeysAsc<unsigned long long> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscUnsignedLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscFloat launches sortKeysAsc<float> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscFloat.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscFloat.LaunchFrame(cfg, &f)
 }
 
 // SortKeysAscDouble launches sortKeysAsc<double> (cub.cu:337):
 //
 //	__global__ void sortKeysAsc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysAscDouble.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysAscDouble.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescInt launches sortKeysDesc<int> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescInt.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescUnsignedInt launches sortKeysDesc<unsigned int> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescUnsignedInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescLongLong launches sortKeysDesc<long long> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescUnsignedLongLong launches sortKeysDesc<unsigned long long> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescUnsignedLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescFloat launches sortKeysDesc<float> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescFloat.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescFloat.LaunchFrame(cfg, &f)
 }
 
 // SortKeysDescDouble launches sortKeysDesc<double> (cub.cu:343):
 //
 //	__global__ void sortKeysDesc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int n, int bit, int bits)
 func (k *Kernels) SortKeysDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], n int32, bit int32, bits int32) error {
-	return k.kSortKeysDescDouble.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.Arg(&f, 6, 48, n)
+	cuda.Arg(&f, 7, 52, bit)
+	cuda.Arg(&f, 8, 56, bits)
+	return k.kSortKeysDescDouble.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscInt launches sortPairsAsc<int> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscInt.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscUnsignedInt launches sortPairsAsc<unsigned int> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscUnsignedInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscLongLong launches sortPairsAsc<long long> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscUnsignedLongLong launches sortPairsAsc<unsigned long long> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscUnsignedLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscFloat launches sortPairsAsc<float> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscFloat.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscFloat.LaunchFrame(cfg, &f)
 }
 
 // SortPairsAscDouble launches sortPairsAsc<double> (cub.cu:349):
 //
 //	__global__ void sortPairsAsc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsAscDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsAscDouble.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsAscDouble.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescInt launches sortPairsDesc<int> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, int * keysOut, const int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int32], keysIn *cuda.Buffer[int32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescInt.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescUnsignedInt launches sortPairsDesc<unsigned int> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<unsigned int>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned int * keysOut, const unsigned int * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedInt(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint32], keysIn *cuda.Buffer[uint32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescUnsignedInt.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescUnsignedInt.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescLongLong launches sortPairsDesc<long long> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, long long * keysOut, const long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[int64], keysIn *cuda.Buffer[int64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescUnsignedLongLong launches sortPairsDesc<unsigned long long> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<unsigned long long>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, unsigned long long * keysOut, const unsigned long long * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescUnsignedLongLong(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[uint64], keysIn *cuda.Buffer[uint64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescUnsignedLongLong.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescUnsignedLongLong.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescFloat launches sortPairsDesc<float> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<float>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, float * keysOut, const float * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescFloat(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float32], keysIn *cuda.Buffer[float32], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescFloat.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescFloat.LaunchFrame(cfg, &f)
 }
 
 // SortPairsDescDouble launches sortPairsDesc<double> (cub.cu:355):
 //
 //	__global__ void sortPairsDesc<double>(int * lookback, int * ctrs, int * binsOut, const int * binsIn, double * keysOut, const double * keysIn, int * valuesOut, const int * valuesIn, int n, int bit, int bits)
 func (k *Kernels) SortPairsDescDouble(cfg cuda.Config, lookback *cuda.Buffer[int32], ctrs *cuda.Buffer[int32], binsOut *cuda.Buffer[int32], binsIn *cuda.Buffer[int32], keysOut *cuda.Buffer[float64], keysIn *cuda.Buffer[float64], valuesOut *cuda.Buffer[int32], valuesIn *cuda.Buffer[int32], n int32, bit int32, bits int32) error {
-	return k.kSortPairsDescDouble.Launch(cfg, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits)
+	var f cuda.Frame
+	cuda.ArgBuffer(&f, 0, 0, lookback)
+	cuda.ArgBuffer(&f, 1, 8, ctrs)
+	cuda.ArgBuffer(&f, 2, 16, binsOut)
+	cuda.ArgBuffer(&f, 3, 24, binsIn)
+	cuda.ArgBuffer(&f, 4, 32, keysOut)
+	cuda.ArgBuffer(&f, 5, 40, keysIn)
+	cuda.ArgBuffer(&f, 6, 48, valuesOut)
+	cuda.ArgBuffer(&f, 7, 56, valuesIn)
+	cuda.Arg(&f, 8, 64, n)
+	cuda.Arg(&f, 9, 68, bit)
+	cuda.Arg(&f, 10, 72, bits)
+	return k.kSortPairsDescDouble.LaunchFrame(cfg, &f)
 }
