@@ -84,7 +84,8 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 	for _, kernel := range []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
 		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
 		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
-		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
+		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
+		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()

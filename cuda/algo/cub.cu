@@ -21,6 +21,8 @@
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/agent/agent_radix_sort_histogram.cuh>
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
+#include <cub/agent/agent_select_if.cuh>
+#include <cub/agent/agent_reduce_by_key.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
@@ -232,6 +234,132 @@ __device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut,
     Agent(tmp, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits).Process();
 }
 
+
+// The select's tuning is CUB 2.5's device_select_policy_hub<T, Flag, int,
+// false, KeepRejects> (tuning_select_if.cuh, whose classification uses
+// host std:: traits NVRTC lacks, so the numbers are restated here; the
+// exported constants, checked by TestPolicies, are what the host uses):
+// Policy800's sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
+// the PTX, for primitive items of 4 and 8 bytes and int offsets. Three
+// kinds: Unique (no flags, rejects dropped), Flagged (flags, rejects
+// dropped) and Partition (flags, rejects kept).
+enum SelectKind { kUnique, kFlagged, kPartition };
+
+template <int Threads, int Items, cub::BlockLoadAlgorithm Load, typename Delay>
+struct SelectTuningOf {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    static constexpr cub::BlockLoadAlgorithm load = Load;
+    using delay = Delay;
+};
+
+template <int L2B, int L2W>
+using Fixed = cub::detail::fixed_delay_constructor_t<L2B, L2W>;
+template <int L2W>
+using NoDelay = cub::detail::no_delay_constructor_t<L2W>;
+
+template <SelectKind K, int Size> struct SelectTuning80;
+template <> struct SelectTuning80<kUnique, 4> : SelectTuningOf<256, 18, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<1130>> {};
+template <> struct SelectTuning80<kUnique, 8> : SelectTuningOf<192, 10, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<832, 1165>> {};
+template <> struct SelectTuning80<kFlagged, 4> : SelectTuningOf<320, 10, cub::BLOCK_LOAD_DIRECT, Fixed<124, 1115>> {};
+template <> struct SelectTuning80<kFlagged, 8> : SelectTuningOf<384, 6, cub::BLOCK_LOAD_DIRECT, NoDelay<1130>> {};
+template <> struct SelectTuning80<kPartition, 4> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_DIRECT, Fixed<912, 1025>> {};
+template <> struct SelectTuning80<kPartition, 8> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<884, 1130>> {};
+
+template <SelectKind K, int Size> struct SelectTuning90;
+template <> struct SelectTuning90<kUnique, 4> : SelectTuningOf<384, 17, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<76, 1150>> {};
+template <> struct SelectTuning90<kUnique, 8> : SelectTuningOf<384, 11, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<380, 1140>> {};
+template <> struct SelectTuning90<kFlagged, 4> : SelectTuningOf<384, 15, cub::BLOCK_LOAD_DIRECT, Fixed<415, 1125>> {};
+template <> struct SelectTuning90<kFlagged, 8> : SelectTuningOf<384, 11, cub::BLOCK_LOAD_DIRECT, Fixed<360, 1170>> {};
+template <> struct SelectTuning90<kPartition, 4> : SelectTuningOf<256, 20, cub::BLOCK_LOAD_DIRECT, Fixed<72, 1165>> {};
+template <> struct SelectTuning90<kPartition, 8> : SelectTuningOf<224, 6, cub::BLOCK_LOAD_DIRECT, Fixed<532, 1180>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T, SelectKind K> using SelectTuning = SelectTuning90<K, sizeof(T)>;
+#else
+template <typename T, SelectKind K> using SelectTuning = SelectTuning80<K, sizeof(T)>;
+#endif
+
+template <typename T, SelectKind K>
+using SelectPolicy = cub::AgentSelectIfPolicy<SelectTuning<T, K>::threads, SelectTuning<T, K>::items, SelectTuning<T, K>::load,
+                                              cub::LOAD_DEFAULT, cub::BLOCK_SCAN_WARP_SCANS, typename SelectTuning<T, K>::delay>;
+
+// Flag is the select's flag: a byte, kept where it is non-zero.
+using Flag = unsigned char;
+
+// select is CUB's DeviceSelectSweepKernel (one tile a block, the tiles
+// chaining their counts of selected items through look-back): Unique keeps
+// the first item of each run of equal ones (cub::Equality), Flagged the
+// items whose flag is non-zero, Partition writes those first and the
+// others after them, from the end backwards. The last tile writes the
+// count. state is the ScanTileState<int> of numTiles tiles (selectInit
+// initialised it).
+template <typename T, SelectKind K, typename FlagIt>
+__device__ __forceinline__ void select(const T *in, FlagIt flags, T *out, int *count, void *state, int numTiles, int n) {
+    using Eq = cub::detail::conditional_t<K == kUnique, cub::Equality, cub::NullType>;
+    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, cub::NullType, Eq, int, K == kPartition>;
+    static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024, "CUB's dispatch would fall back to virtual shared memory");
+    __shared__ typename Agent::TempStorage tmp;
+    cub::ScanTileState<int> ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, in, flags, out, cub::NullType(), Eq(), n).ConsumeRange(numTiles, ts, count);
+}
+
+// The run-length encode is CUB 2.5's DeviceRunLengthEncode::Encode: a
+// reduction by key (AgentReduceByKey) of constant ones with cub::Sum and
+// cub::Equality, int lengths and offsets, tuned by
+// device_run_length_encode_policy_hub<int, T> (tuning_run_length_encode.cuh,
+// restated for the same reason as the select's): Policy800's
+// rle::encode::sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
+// the PTX, for primitive keys of 4 and 8 bytes.
+template <int Size> struct RleTuning80;
+template <> struct RleTuning80<4> : SelectTuningOf<256, 13, cub::BLOCK_LOAD_DIRECT, NoDelay<1080>> {};
+template <> struct RleTuning80<8> : SelectTuningOf<224, 9, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<1075>> {};
+
+template <int Size> struct RleTuning90;
+template <> struct RleTuning90<4> : SelectTuningOf<192, 14, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<284, 480>> {};
+template <> struct RleTuning90<8> : SelectTuningOf<128, 19, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<515>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> using RleTuning = RleTuning90<sizeof(T)>;
+#else
+template <typename T> using RleTuning = RleTuning80<sizeof(T)>;
+#endif
+
+template <typename T>
+using RlePolicy = cub::AgentReduceByKeyPolicy<RleTuning<T>::threads, RleTuning<T>::items, RleTuning<T>::load, cub::LOAD_DEFAULT,
+                                              cub::BLOCK_SCAN_WARP_SCANS, typename RleTuning<T>::delay>;
+
+// Ones is CUB's ConstantInputIterator<int, int>(1), whose header's
+// operator<< needs <iostream> (nvrtc/iostream stands in for it): every
+// item is 1.
+struct Ones {
+    using value_type = int;
+    using reference = int;
+    using pointer = int *;
+    using difference_type = int;
+    using iterator_category = ::cuda::std::random_access_iterator_tag;
+    __device__ __forceinline__ int operator[](int) const { return 1; }
+    __device__ __forceinline__ int operator*() const { return 1; }
+    __device__ __forceinline__ Ones operator+(int) const { return *this; }
+};
+
+// RleTileState is the reduction by key's tile state: (run count, length)
+// pairs of ints in one 16-byte word.
+using RleTileState = cub::ReduceByKeyScanTileState<int, int>;
+
+// rle is CUB's DeviceReduceByKeyKernel over in's runs: unique[r] is run
+// r's last item (the key AgentReduceByKey scatters), counts[r] its length,
+// and the last tile writes the number of runs.
+template <typename T>
+__device__ __forceinline__ void rle(const T *in, T *unique, int *counts, int *runs, void *state, int numTiles, int startTile, int n) {
+    using Agent = cub::AgentReduceByKey<RlePolicy<T>, const T *, T *, Ones, int *, int *, cub::Equality, cub::Sum, int, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    RleTileState ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, in, unique, Ones(), counts, runs, cub::Equality(), cub::Sum()).ConsumeRange(n, ts, startTile);
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -357,6 +485,46 @@ __global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, i
     cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
 }
 
+// selectInit and rleInit are CUB's DeviceCompactInitKernel: the tile
+// states of numTiles tiles, and a count of 0 (what an empty input leaves).
+extern "C" __global__ void selectInit(void *state, int numTiles, int *count) {
+    cub::ScanTileState<int> ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *count = 0;
+    }
+}
+
+extern "C" __global__ void rleInit(void *state, int numTiles, int *runs) {
+    cugen::RleTileState ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *runs = 0;
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS) selectUnique(const T *in, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kUnique, cub::NullType *>(in, nullptr, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS) selectFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kFlagged, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kPartition>::BLOCK_THREADS) partitionFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kPartition, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::RlePolicy<T>::BLOCK_THREADS) rleEncode(const T *in, T *unique, int *counts, int *runs, void *state, int numTiles, int startTile, int n) {
+    cugen::rle<T>(in, unique, counts, runs, state, numTiles, startTile, n);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word.
 #define CUGEN_POLICY(T, name)                                                                              \
@@ -370,7 +538,15 @@ __global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, i
     extern "C" __device__ const int cugen_sort_keys_threads_##name = cugen::OnesweepPolicy<T, cub::NullType>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_sort_keys_items_##name = cugen::OnesweepPolicy<T, cub::NullType>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_sort_pairs_threads_##name = cugen::OnesweepPolicy<T, int>::BLOCK_THREADS; \
-    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD;
+    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_unique_threads_##name = cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_unique_items_##name = cugen::SelectPolicy<T, cugen::kUnique>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_flagged_threads_##name = cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_flagged_items_##name = cugen::SelectPolicy<T, cugen::kFlagged>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_partition_threads_##name = cugen::SelectPolicy<T, cugen::kPartition>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_partition_items_##name = cugen::SelectPolicy<T, cugen::kPartition>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_rle_threads_##name = cugen::RlePolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD;
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)
@@ -378,3 +554,8 @@ CUGEN_POLICY(long long, int64)
 CUGEN_POLICY(unsigned long long, uint64)
 CUGEN_POLICY(float, float32)
 CUGEN_POLICY(double, float64)
+
+// The words of the select's and the run-length encode's tile states: the
+// host sizes their storage, (tiles + 32) words.
+extern "C" __device__ const int cugen_select_word = sizeof(typename cub::ScanTileState<int>::TxnWord);
+extern "C" __device__ const int cugen_rle_word = sizeof(typename cugen::RleTileState::TxnWord);

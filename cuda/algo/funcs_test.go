@@ -38,6 +38,9 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		hist      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[T], int32, int32, int32) error
 		keys      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], int32, int32, int32) error
 		pairs     = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32, int32) error
+		unique    = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
+		flagged   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[uint8], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
+		rle       = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32) error
 	)
 	want := map[string]any{
 		"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
@@ -48,6 +51,7 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		"scanInit": scanInit(nil), "scanInclusiveSum": incl(nil), "scanExclusiveSum": excl(nil),
 		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
 		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
+		"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
 	}
 	for k, w := range want {
 		key := k + "/" + typeName[T]()

@@ -22,6 +22,7 @@ var templates = []string{
 	"argMinTiles", "argMinSingle", "argMinPartials", "argMaxTiles", "argMaxSingle", "argMaxPartials",
 	"scanInit", "scanInclusiveSum", "scanExclusiveSum",
 	"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
+	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
 }
 
 // types are the element types, as C++ names them: int32, uint32, int64,

@@ -33,6 +33,10 @@ func TestMisuse(t *testing.T) {
 	idxClosed.Close()
 	closedS := standin.Must(ctx.NewStream())(t)
 	closedS.Close()
+	flags10 := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
+	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
+	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
+	flagsClosed.Close()
 
 	for _, c := range []struct {
 		name string
@@ -61,6 +65,29 @@ func TestMisuse(t *testing.T) {
 		{"top-k closed input", func() error { return TopK(nil, s, closed, out1, idx1) }, "algo: TopK: ", cuda.ErrFreed},
 		{"nil Lib, top-k", func() error { return TopK(nil, s, in, out1, idx1) }, "algo: TopK: algo: nil *Lib", nil},
 		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
+		{"select nil stream", func() error { return SelectFlagged(nil, nil, in, flags10, out10, idx1) }, "algo: SelectFlagged: algo: nil *cuda.Stream", nil},
+		{"select nil flags", func() error { return SelectFlagged(nil, s, in, nil, out10, idx1) }, "algo: SelectFlagged: algo: nil buffer", nil},
+		{"select nil count", func() error { return Unique(nil, s, in, out10, nil) }, "algo: Unique: algo: nil buffer", nil},
+		{"select flags of 2", func() error { return PartitionFlagged(nil, s, in, flags2, out10, idx1) }, "algo: PartitionFlagged[float32]: the flags have 2 elements for 10: want 10", nil},
+		{"select output of 2", func() error { return SelectFlagged(nil, s, in, flags10, out2, idx1) }, "algo: SelectFlagged[float32]: the output has 2 elements for 10: want 10", nil},
+		{"select count of 2", func() error { return Unique(nil, s, in, out10, idx2) }, "algo: Unique[float32]: the count has 2 elements: want 1", nil},
+		{"select closed flags", func() error { return SelectFlagged(nil, s, in, flagsClosed, out10, idx1) }, "algo: SelectFlagged: ", cuda.ErrFreed},
+		{"select closed count", func() error { return Unique(nil, s, in, out10, idxClosed) }, "algo: Unique: ", cuda.ErrFreed},
+		{"select closed input", func() error { return Unique(nil, s, closed, out10, idx1) }, "algo: Unique: ", cuda.ErrFreed},
+		{"nil Lib, select", func() error { return SelectFlagged(nil, s, in, flags10, in, idx1) }, "algo: SelectFlagged: algo: nil *Lib", nil},
+		{"nil Lib, partition", func() error { return PartitionFlagged(nil, s, in, flags10, out10, idx1) }, "algo: PartitionFlagged: algo: nil *Lib", nil},
+		{"rle nil stream", func() error { return RunLengthEncode(nil, nil, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *cuda.Stream", nil},
+		{"rle nil runs", func() error { return RunLengthEncode(nil, s, in, out10, v10, nil) }, "algo: RunLengthEncode: algo: nil buffer", nil},
+		{"rle counts of 2", func() error { return RunLengthEncode(nil, s, in, out10, idx2, idx1) }, "algo: RunLengthEncode[float32]: the counts have 2 elements for 10: want 10", nil},
+		{"rle unique of 2", func() error { return RunLengthEncode(nil, s, in, out2, v10, idx1) }, "algo: RunLengthEncode[float32]: the output has 2 elements for 10: want 10", nil},
+		{"rle runs of 2", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx2) }, "algo: RunLengthEncode[float32]: the run count has 2 elements: want 1", nil},
+		{"rle closed runs", func() error { return RunLengthEncode(nil, s, in, out10, v10, idxClosed) }, "algo: RunLengthEncode: ", cuda.ErrFreed},
+		{"partition in place", func() error { return PartitionFlagged(nil, s, in, flags10, in, idx1) }, "algo: PartitionFlagged[float32]: out overlaps in", nil},
+		{"partition overlapping", func() error {
+			return PartitionFlagged(nil, s, out10.Slice(0, 8), flags10.Slice(0, 8), out10.Slice(2, 10), idx1)
+		}, "algo: PartitionFlagged[float32]: out overlaps in", nil},
+		{"rle in place", func() error { return RunLengthEncode(nil, s, in, in, v10, idx1) }, "algo: RunLengthEncode[float32]: unique overlaps in", nil},
+		{"nil Lib, rle", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *Lib", nil},
 		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
 		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
 	} {

@@ -131,3 +131,37 @@ func planScan(p policy, kernel string, n int) plan {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// planSelect is CUB's DispatchSelectIf::Invoke for n items in tiles of
+// t, kernel one of selectUnique, selectFlagged and partitionFlagged: the
+// tile states of ceil(n/tile) tiles (ScanTileState<int>, selectWord
+// bytes a tile and 32 of padding) initialised by selectInit, which also
+// writes a count of 0; then, for n > 0, one block a tile, the last tile
+// writing the count. (CUB's grid is 2-D past maxGridX tiles; int offsets
+// keep the tiles under it.)
+func planSelect(t tile, kernel string, n int) plan {
+	tiles := ceilDiv(n, t.size())
+	pl := plan{tempBytes: (tiles + tileStatePadding) * selectWord}
+	pl.steps = append(pl.steps, step{kernel: "selectInit", grid: uint32(max(1, ceilDiv(tiles, initThreads))), block: initThreads, out: opTemp, n: int32(tiles)})
+	if n > 0 {
+		pl.steps = append(pl.steps, step{kernel: kernel, grid: uint32(tiles), block: uint32(t.threads), in: opIn, out: opOut,
+			n: int32(n), numTiles: int32(tiles)})
+	}
+	return pl
+}
+
+// planRle is CUB's DispatchReduceByKey::Invoke for DeviceRunLengthEncode::
+// Encode of n items: planSelect's shape with the reduction by key's tile
+// states (rleWord bytes a tile), rleInit writing a run count of 0, and
+// rleEncode in launches of at most maxGridX tiles, each from the tile the
+// last ended at.
+func planRle(t tile, n int) plan {
+	tiles := ceilDiv(n, t.size())
+	pl := plan{tempBytes: (tiles + tileStatePadding) * rleWord}
+	pl.steps = append(pl.steps, step{kernel: "rleInit", grid: uint32(max(1, ceilDiv(tiles, initThreads))), block: initThreads, out: opTemp, n: int32(tiles)})
+	for start := 0; start < tiles; start += maxGridX {
+		pl.steps = append(pl.steps, step{kernel: "rleEncode", grid: uint32(min(tiles-start, maxGridX)), block: uint32(t.threads), in: opIn, out: opOut,
+			n: int32(n), numTiles: int32(tiles), startTile: int32(start)})
+	}
+	return pl
+}

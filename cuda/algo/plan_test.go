@@ -141,3 +141,48 @@ func TestPlanSort(t *testing.T) {
 		}
 	}
 }
+
+// CUB's DispatchSelectIf: selectInit always (it writes the count of an
+// empty input), over the tile states of every tile, (tiles + 32) 8-byte
+// words, then one block a tile.
+func TestPlanSelect(t *testing.T) {
+	flagged := policies[90]["float32"].flagged // 384 x 15: tiles of 5760
+	unique := policies[90]["int64"].unique     // 384 x 11: 4224
+	for _, c := range []struct {
+		t      tile
+		kernel string
+		n      int
+		want   string
+	}{
+		{flagged, "selectFlagged", 0, "temp 0 elems 256 bytes; selectInit<<<1, 128>>>(- -> temp, n=0, tiles=0, start=0)"},
+		{flagged, "selectFlagged", 1, "temp 0 elems 264 bytes; selectInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) selectFlagged<<<1, 384>>>(in -> out, n=1, tiles=1, start=0)"},
+		{flagged, "partitionFlagged", 5760, "temp 0 elems 264 bytes; selectInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) partitionFlagged<<<1, 384>>>(in -> out, n=5760, tiles=1, start=0)"},
+		{flagged, "selectFlagged", 5761, "temp 0 elems 272 bytes; selectInit<<<1, 128>>>(- -> temp, n=2, tiles=0, start=0) selectFlagged<<<2, 384>>>(in -> out, n=5761, tiles=2, start=0)"},
+		{unique, "selectUnique", 1 << 28, "temp 0 elems 508664 bytes; selectInit<<<497, 128>>>(- -> temp, n=63551, tiles=0, start=0) selectUnique<<<63551, 384>>>(in -> out, n=268435456, tiles=63551, start=0)"},
+	} {
+		if got := planString(planSelect(c.t, c.kernel, c.n)); got != c.want {
+			t.Errorf("%s n=%d:\n got %s\nwant %s", c.kernel, c.n, got, c.want)
+		}
+	}
+}
+
+// DeviceRunLengthEncode::Encode: rleInit always (the run count of an
+// empty input), over (tiles + 32) 16-byte words, then rleEncode.
+func TestPlanRle(t *testing.T) {
+	i32 := policies[80]["int32"].rle   // 256 x 13: tiles of 3328
+	f64 := policies[80]["float64"].rle // 224 x 9: 2016
+	for _, c := range []struct {
+		t    tile
+		n    int
+		want string
+	}{
+		{i32, 0, "temp 0 elems 512 bytes; rleInit<<<1, 128>>>(- -> temp, n=0, tiles=0, start=0)"},
+		{i32, 3328, "temp 0 elems 528 bytes; rleInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) rleEncode<<<1, 256>>>(in -> out, n=3328, tiles=1, start=0)"},
+		{i32, 3329, "temp 0 elems 544 bytes; rleInit<<<1, 128>>>(- -> temp, n=2, tiles=0, start=0) rleEncode<<<2, 256>>>(in -> out, n=3329, tiles=2, start=0)"},
+		{f64, 1<<20 + 1, "temp 0 elems 8848 bytes; rleInit<<<5, 128>>>(- -> temp, n=521, tiles=0, start=0) rleEncode<<<521, 224>>>(in -> out, n=1048577, tiles=521, start=0)"},
+	} {
+		if got := planString(planRle(c.t, c.n)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
