@@ -1,11 +1,13 @@
 // Package algo is device-wide algorithms over [cuda.Buffer]: reduce
 // ([Sum], [Min], [Max], [ArgMin], [ArgMax]), scan ([InclusiveSum],
-// [ExclusiveSum]) and radix sort ([SortKeys], [SortPairs] with int32
+// [ExclusiveSum]), radix sort ([SortKeys], [SortPairs] with int32
 // values, their descending forms, [Argsort], and on it [TopK] and
-// [BottomK]), from NVIDIA's CUB.
+// [BottomK]), selection ([SelectFlagged], [Unique], [PartitionFlagged])
+// and [RunLengthEncode], from NVIDIA's CUB.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
-// AgentRadixSortHistogram and AgentRadixSortOnesweep of CCCL 2.5),
+// AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf and
+// AgentReduceByKey of CCCL 2.5),
 // instantiated in cub.cu for int32, uint32, int64, uint64, float32 and
 // float64 and compiled at generate time by NVRTC 12.4, on the CPU, by
 // cugen kernels, into cubins for sm_80 and sm_90 and PTX for compute_90
@@ -14,7 +16,7 @@
 // regenerating gives the same bytes (cmd/cugen TestKernelsCheckAlgo). The
 // host side of CUB's dispatch (grid sizes, passes, temporary storage) is
 // Go: plan.go and sort.go, tested without a GPU (TestPlanReduce,
-// TestPlanArg, TestPlanScan, TestPlanSort).
+// TestPlanArg, TestPlanScan, TestPlanSort, TestPlanSelect, TestPlanRle).
 //
 // # Tuning
 //
@@ -29,13 +31,18 @@
 // and the PTX. The radix sort is CUB's onesweep with 8-bit digits and
 // DeviceRadixSortPolicy's Policy800 (sm_80) and Policy900 large-key
 // (sm_90, PTX) onesweep policies; its histogram grid is the blocks of 128
-// threads the device holds at once. The numbers the host needs are read
+// threads the device holds at once. The select, the partition and the
+// run-length encode use DeviceSelect's and DeviceRunLengthEncode's
+// Policy800 (sm_80) and Policy900 (sm_90, PTX) tunings for their item
+// size; CUB's own dispatch would pick its default tuning on sm_86 and
+// sm_89, where the sm_80 cubin runs. The numbers the host needs are read
 // from each image's constants by TestPolicies.
 //
 // # Streams and memory
 //
 // Every call only queues work on its stream: nothing synchronises, and
-// results are in device memory (a reduction's in a one-element buffer).
+// results are in device memory (a reduction's in a one-element buffer,
+// as are a selection's count and the number of runs).
 // Temporary storage is allocated and freed in stream order
 // (cuMemAllocAsync, cuMemFreeAsync on the call's stream) from the
 // device's current pool or a pool of [Lib.SetPool]. Misuse is refused
