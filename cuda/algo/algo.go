@@ -85,7 +85,8 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
 		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
 		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
-		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode"} {
+		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
+		"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()

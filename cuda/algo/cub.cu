@@ -23,6 +23,8 @@
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
 #include <cub/agent/agent_select_if.cuh>
 #include <cub/agent/agent_reduce_by_key.cuh>
+#include <cub/agent/agent_histogram.cuh>
+#include <cub/thread/thread_search.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
@@ -360,6 +362,97 @@ __device__ __forceinline__ void rle(const T *in, T *unique, int *counts, int *ru
     Agent(tmp, in, unique, Ones(), counts, runs, cub::Equality(), cub::Sum()).ConsumeRange(n, ts, startTile);
 }
 
+// The histogram is CUB 2.5's DeviceHistogram::HistogramEven and
+// HistogramRange for one channel of int counters, int offsets: the
+// AgentHistogram of device_histogram_policy_hub<T, int, 1, 1>, whose
+// Policy500 (sm_80) and Policy900's generic sm90_tuning (sm_90, PTX) are
+// the same for samples of 4 and 8 bytes: 384 threads, 16 (4-byte) or 8
+// (8-byte) samples a thread, direct loads through ld.global.nc, runs of
+// equal bins counted once, histograms privatized in shared memory for up
+// to 256 bins and in global memory past that. (tuning_histogram.cuh and
+// dispatch_histogram.cuh, whose transforms these restate, are host code
+// NVRTC cannot compile.)
+template <typename T>
+using HistogramSweepPolicy = cub::AgentHistogramPolicy<384, (sizeof(T) > 4 ? 8 : 16), cub::BLOCK_LOAD_DIRECT, cub::LOAD_LDG, true,
+                                                  cub::SMEM, false>;
+
+// EvenBins is DispatchHistogram's ScaleTransform for samples and levels
+// of one type T: sample s in [lower, upper) goes to bin
+// (s - lower) * scale for floats (scale = bins / (upper - lower), as the
+// host computed it), and (s - lower) * bins / (upper - lower) in 64-bit
+// unsigned arithmetic for integers (scale = bins, range = upper - lower).
+// A bin past the last, which a float's rounding can give, is dropped, as
+// CUB's shared-memory histograms drop it.
+template <typename T>
+struct EvenBins {
+    T lower, upper, scale, range;
+    int bins;
+    template <cub::CacheLoadModifier M>
+    __device__ __forceinline__ void BinSelect(T sample, int &bin, bool valid) {
+        if (valid && sample >= lower && sample < upper) {
+            int b;
+            if (::cuda::std::is_floating_point<T>::value) {
+                b = static_cast<int>((sample - lower) * scale);
+            } else {
+                b = static_cast<int>(static_cast<unsigned long long>(static_cast<T>(sample - lower)) *
+                                     static_cast<unsigned long long>(scale) / static_cast<unsigned long long>(range));
+            }
+            if (b < bins) {
+                bin = b;
+            }
+        }
+    }
+};
+
+// RangeBins is DispatchHistogram's SearchTransform: sample s goes to bin
+// i where levels[i] <= s < levels[i+1] (cub::UpperBound over the
+// levels - 1); below the first level, at or past the last, or NaN, no
+// bin.
+template <typename T>
+struct RangeBins {
+    const T *levels;
+    int numLevels;
+    template <cub::CacheLoadModifier M>
+    __device__ __forceinline__ void BinSelect(T sample, int &bin, bool valid) {
+        if (valid) {
+            cub::CacheModifiedInputIterator<M, T, int> it(levels);
+            int b = cub::UpperBound(it, numLevels, sample) - 1;
+            bin = b >= numLevels - 1 ? -1 : b;
+        }
+    }
+};
+
+// PassThruBins is DispatchHistogram's PassThruTransform, the output
+// transform: privatized bin i is output bin i.
+struct PassThruBins {
+    template <cub::CacheLoadModifier M, typename S>
+    __device__ __forceinline__ void BinSelect(S sample, int &bin, bool valid) {
+        if (valid) {
+            bin = static_cast<int>(sample);
+        }
+    }
+};
+
+// histogram is CUB's DeviceHistogramSweepKernel for one channel: each
+// block counts its tiles' samples into its privatized histogram (Smem bins
+// in shared memory, or 0: its row of privatized, bins ints a block), then
+// adds it to hist. hist starts at zero (the host clears it).
+template <typename T, int Smem, typename Decode>
+__device__ __forceinline__ void histogram(const T *samples, int *hist, int *privatized, int bins, Decode decode, int n, int tilesPerRow) {
+    using Agent = cub::AgentHistogram<HistogramSweepPolicy<T>, Smem, 1, 1, const T *, int, Decode, PassThruBins, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    int numBins[1] = {bins};
+    int privBins[1] = {bins};
+    int *out[1] = {hist};
+    int *priv[1] = {privatized};
+    PassThruBins outDecode[1] = {PassThruBins()};
+    Decode privDecode[1] = {decode};
+    Agent agent(tmp, samples, numBins, privBins, out, priv, outDecode, privDecode);
+    agent.InitBinCounters();
+    agent.ConsumeTiles(n, 1, n, tilesPerRow, cub::GridQueue<int>(nullptr));
+    agent.StoreOutput();
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -525,6 +618,26 @@ __global__ void __launch_bounds__(cugen::RlePolicy<T>::BLOCK_THREADS) rleEncode(
     cugen::rle<T>(in, unique, counts, runs, state, numTiles, startTile, n);
 }
 
+template <typename T>
+__global__ void __launch_bounds__(384) histogramEvenSmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+    cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramEvenGmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+    cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramRangeSmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+    cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramRangeGmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+    cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word.
 #define CUGEN_POLICY(T, name)                                                                              \
@@ -546,7 +659,9 @@ __global__ void __launch_bounds__(cugen::RlePolicy<T>::BLOCK_THREADS) rleEncode(
     extern "C" __device__ const int cugen_partition_threads_##name = cugen::SelectPolicy<T, cugen::kPartition>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_partition_items_##name = cugen::SelectPolicy<T, cugen::kPartition>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_rle_threads_##name = cugen::RlePolicy<T>::BLOCK_THREADS; \
-    extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD;
+    extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_histogram_threads_##name = cugen::HistogramSweepPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD;
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)

@@ -2,12 +2,13 @@
 // ([Sum], [Min], [Max], [ArgMin], [ArgMax]), scan ([InclusiveSum],
 // [ExclusiveSum]), radix sort ([SortKeys], [SortPairs] with int32
 // values, their descending forms, [Argsort], and on it [TopK] and
-// [BottomK]), selection ([SelectFlagged], [Unique], [PartitionFlagged])
-// and [RunLengthEncode], from NVIDIA's CUB.
+// [BottomK]), selection ([SelectFlagged], [Unique], [PartitionFlagged]),
+// [RunLengthEncode] and histograms ([HistogramEven], [HistogramRange]),
+// from NVIDIA's CUB.
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
-// AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf and
-// AgentReduceByKey of CCCL 2.5),
+// AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,
+// AgentReduceByKey and AgentHistogram of CCCL 2.5),
 // instantiated in cub.cu for int32, uint32, int64, uint64, float32 and
 // float64 and compiled at generate time by NVRTC 12.4, on the CPU, by
 // cugen kernels, into cubins for sm_80 and sm_90 and PTX for compute_90
@@ -16,7 +17,8 @@
 // regenerating gives the same bytes (cmd/cugen TestKernelsCheckAlgo). The
 // host side of CUB's dispatch (grid sizes, passes, temporary storage) is
 // Go: plan.go and sort.go, tested without a GPU (TestPlanReduce,
-// TestPlanArg, TestPlanScan, TestPlanSort, TestPlanSelect, TestPlanRle).
+// TestPlanArg, TestPlanScan, TestPlanSort, TestPlanSelect, TestPlanRle,
+// TestPlanHistogram).
 //
 // # Tuning
 //
@@ -35,7 +37,11 @@
 // run-length encode use DeviceSelect's and DeviceRunLengthEncode's
 // Policy800 (sm_80) and Policy900 (sm_90, PTX) tunings for their item
 // size; CUB's own dispatch would pick its default tuning on sm_86 and
-// sm_89, where the sm_80 cubin runs. The numbers the host needs are read
+// sm_89, where the sm_80 cubin runs. The histogram uses
+// DeviceHistogram's Policy500 (sm_80) and Policy900 (sm_90, PTX), the
+// same for 4- and 8-byte samples, with CUB's shared-memory histograms up
+// to 256 bins; its grid is the blocks of 384 threads the device holds at
+// once (CUB asks the occupancy API). The numbers the host needs are read
 // from each image's constants by TestPolicies.
 //
 // # Streams and memory

@@ -41,6 +41,8 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		unique    = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
 		flagged   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[uint8], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
 		rle       = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32) error
+		histEven  = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, T, T, T, T, int32, int32) error
+		histRange = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, *cuda.Buffer[T], int32, int32) error
 	)
 	want := map[string]any{
 		"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
@@ -52,6 +54,8 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
 		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
 		"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
+		"histogramEvenSmem": histEven(nil), "histogramEvenGmem": histEven(nil),
+		"histogramRangeSmem": histRange(nil), "histogramRangeGmem": histRange(nil),
 	}
 	for k, w := range want {
 		key := k + "/" + typeName[T]()

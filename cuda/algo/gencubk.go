@@ -23,6 +23,7 @@ var templates = []string{
 	"scanInit", "scanInclusiveSum", "scanExclusiveSum",
 	"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
 	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
+	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
 }
 
 // types are the element types, as C++ names them: int32, uint32, int64,

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ func TestMisuse(t *testing.T) {
 	idxClosed.Close()
 	closedS := standin.Must(ctx.NewStream())(t)
 	closedS.Close()
+	i64 := standin.Must(cuda.Alloc[int64](ctx, 10))(t)
 	flags10 := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
 	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
 	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
@@ -87,6 +89,20 @@ func TestMisuse(t *testing.T) {
 			return PartitionFlagged(nil, s, out10.Slice(0, 8), flags10.Slice(0, 8), out10.Slice(2, 10), idx1)
 		}, "algo: PartitionFlagged[float32]: out overlaps in", nil},
 		{"rle in place", func() error { return RunLengthEncode(nil, s, in, in, v10, idx1) }, "algo: RunLengthEncode[float32]: unique overlaps in", nil},
+		{"histogram nil stream", func() error { return HistogramEven(nil, nil, in, v10, 0, 1) }, "algo: HistogramEven: algo: nil *cuda.Stream", nil},
+		{"histogram nil hist", func() error { return HistogramEven(nil, s, in, nil, 0, 1) }, "algo: HistogramEven: algo: nil buffer", nil},
+		{"histogram no bins", func() error { return HistogramEven(nil, s, in, v10.Slice(0, 0), 0, 1) }, "algo: HistogramEven[float32]: a histogram of 0 bins: want 1 to 2147483646", nil},
+		{"histogram empty range", func() error { return HistogramEven(nil, s, in, v10, 1, 1) }, "algo: HistogramEven[float32]: bounds [1, 1): want finite lower < upper", nil},
+		{"histogram NaN bound", func() error { return HistogramEven(nil, s, in, v10, float32(math.NaN()), 1) }, "algo: HistogramEven[float32]: bounds [NaN, 1): want finite lower < upper", nil},
+		{"histogram infinite bound", func() error { return HistogramEven(nil, s, in, v10, 0, float32(math.Inf(1))) }, "algo: HistogramEven[float32]: bounds [0, +Inf): want finite lower < upper", nil},
+		{"histogram int64 overflow", func() error { return HistogramEven(nil, s, i64, v10, math.MinInt64, math.MaxInt64) }, "algo: HistogramEven[int64]: (9223372036854775807 - -9223372036854775808) x 10 bins overflows 64 bits (CUB refuses it)", nil},
+		{"histogram int32 overflow", func() error { return HistogramEven(nil, s, v10, idx2, math.MinInt32, math.MaxInt32) }, "algo: HistogramEven[int32]: (2147483647 - -2147483648) x 2 bins overflows 64 bits (CUB refuses it)", nil},
+		{"histogram closed hist", func() error { return HistogramEven(nil, s, in, idxClosed, 0, 1) }, "algo: HistogramEven: ", cuda.ErrFreed},
+		{"nil Lib, histogram", func() error { return HistogramEven(nil, s, in, v10, 0, 1) }, "algo: HistogramEven: algo: nil *Lib", nil},
+		{"histogram nil levels", func() error { return HistogramRange(nil, s, in, nil, v10) }, "algo: HistogramRange: algo: nil buffer", nil},
+		{"histogram levels of 10", func() error { return HistogramRange(nil, s, in, out10, v10) }, "algo: HistogramRange[float32]: 10 levels for 10 bins: want 11", nil},
+		{"histogram closed levels", func() error { return HistogramRange(nil, s, in, closed.Slice(0, 3), idx2) }, "algo: HistogramRange: ", cuda.ErrFreed},
+		{"nil Lib, histogram range", func() error { return HistogramRange(nil, s, in, out10.Slice(0, 3), idx2) }, "algo: HistogramRange: algo: nil *Lib", nil},
 		{"nil Lib, rle", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *Lib", nil},
 		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
 		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},

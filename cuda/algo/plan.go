@@ -165,3 +165,31 @@ func planRle(t tile, n int) plan {
 	}
 	return pl
 }
+
+// histogramSmemBins is DispatchHistogram's MAX_PRIVATIZED_SMEM_BINS: up to
+// this many bins, each block counts in shared memory; past it, in its own
+// row of global memory.
+const histogramSmemBins = 256
+
+// histPlan is CUB's dispatch_histogram::Invoke for n samples of one
+// channel into bins bins: a grid of min(occupancy, tiles) blocks (one row:
+// the samples are contiguous), each over every grid-th tile, counting in
+// shared memory (kernel ...Smem) or, past histogramSmemBins bins, in grid
+// rows of bins int32s of temporary storage (...Gmem). No blocks for n ==
+// 0: the output is only cleared.
+type histPlan struct {
+	kernel      string // histogramEvenSmem, histogramRangeGmem, ...
+	grid, block uint32
+	tilesPerRow int
+	privatized  int // int32s of temporary storage
+}
+
+func planHistogram(t tile, kind string, n, bins, occupancy int) histPlan {
+	tiles := ceilDiv(n, t.size())
+	pl := histPlan{kernel: "histogram" + kind + "Smem", grid: uint32(min(max(1, occupancy), tiles)), block: uint32(t.threads), tilesPerRow: tiles}
+	if bins > histogramSmemBins {
+		pl.kernel = "histogram" + kind + "Gmem"
+		pl.privatized = int(pl.grid) * bins
+	}
+	return pl
+}

@@ -186,3 +186,26 @@ func TestPlanRle(t *testing.T) {
 		}
 	}
 }
+
+// CUB's dispatch_histogram: min(occupancy, tiles) blocks in one row,
+// shared-memory bins up to 256, else a row of global memory a block.
+func TestPlanHistogram(t *testing.T) {
+	f32 := policies[90]["float32"].histogram // 384 x 16: tiles of 6144
+	f64 := policies[80]["float64"].histogram // 384 x 8: 3072
+	for _, c := range []struct {
+		t                  tile
+		kind               string
+		n, bins, occupancy int
+		want               histPlan
+	}{
+		{f32, "Even", 0, 10, 660, histPlan{"histogramEvenSmem", 0, 384, 0, 0}},
+		{f32, "Even", 1, 256, 660, histPlan{"histogramEvenSmem", 1, 384, 1, 0}},
+		{f32, "Range", 6145, 1, 660, histPlan{"histogramRangeSmem", 2, 384, 2, 0}},
+		{f32, "Even", 1 << 28, 257, 660, histPlan{"histogramEvenGmem", 660, 384, 43691, 660 * 257}},
+		{f64, "Range", 3073, 1000, 540, histPlan{"histogramRangeGmem", 2, 384, 2, 2000}},
+	} {
+		if got := planHistogram(c.t, c.kind, c.n, c.bins, c.occupancy); got != c.want {
+			t.Errorf("%s n=%d bins=%d:\n got %+v\nwant %+v", c.kind, c.n, c.bins, got, c.want)
+		}
+	}
+}

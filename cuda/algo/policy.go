@@ -24,8 +24,15 @@ type policy struct {
 	sortKeysItems              int // and items per thread
 	sortPairsThreads           int // of keys and int32 values
 	sortPairsItems             int
+	agentTiles
+}
+
+// agentTiles are the tiles of the agents whose tuning depends on the
+// type's size alone.
+type agentTiles struct {
 	unique, flagged, partition tile // AgentSelectIf: Unique, SelectFlagged, PartitionFlagged
 	rle                        tile // AgentReduceByKey of RunLengthEncode
+	histogram                  tile // AgentHistogram: block threads, samples per thread
 }
 
 // tile is an agent's block threads and items per thread.
@@ -45,34 +52,36 @@ func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
 func (p policy) scanTile() int   { return p.scanThreads * p.scanItems }
 func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 
-// The select's and run-length encode's tiles, by architecture and type
-// size: CUB's sm80_tuning and sm90_tuning of tuning_select_if.cuh and
-// tuning_run_length_encode.cuh (int offsets and lengths, primitive items).
+// The select's, run-length encode's and histogram's tiles, by
+// architecture and type size: CUB's sm80_tuning and sm90_tuning of
+// tuning_select_if.cuh and tuning_run_length_encode.cuh (int offsets and
+// lengths, primitive items), and tuning_histogram.cuh's Policy500 and
+// Policy900 (the same for samples of 4 and 8 bytes).
 var (
-	sel80x4 = struct{ unique, flagged, partition, rle tile }{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}}
-	sel80x8 = struct{ unique, flagged, partition, rle tile }{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}}
-	sel90x4 = struct{ unique, flagged, partition, rle tile }{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}}
-	sel90x8 = struct{ unique, flagged, partition, rle tile }{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}}
+	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}}
+	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}}
+	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}}
+	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}}
 )
 
 // policies[arch][type]: arch 80 is the sm_80 cubin (compute capability
 // 8.x), 90 the sm_90 cubin and the compute_90 PTX (9.0 and later).
 var policies = map[int]map[string]policy{
 	80: {
-		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4.unique, sel80x4.flagged, sel80x4.partition, sel80x4.rle},
-		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4.unique, sel80x4.flagged, sel80x4.partition, sel80x4.rle},
-		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8.unique, sel80x8.flagged, sel80x8.partition, sel80x8.rle},
-		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8.unique, sel80x8.flagged, sel80x8.partition, sel80x8.rle},
-		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21, sel80x4.unique, sel80x4.flagged, sel80x4.partition, sel80x4.rle},
-		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10, sel80x8.unique, sel80x8.flagged, sel80x8.partition, sel80x8.rle},
+		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8},
+		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8},
+		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10, sel80x8},
 	},
 	90: {
-		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4.unique, sel90x4.flagged, sel90x4.partition, sel90x4.rle},
-		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4.unique, sel90x4.flagged, sel90x4.partition, sel90x4.rle},
-		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8.unique, sel90x8.flagged, sel90x8.partition, sel90x8.rle},
-		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8.unique, sel90x8.flagged, sel90x8.partition, sel90x8.rle},
-		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23, sel90x4.unique, sel90x4.flagged, sel90x4.partition, sel90x4.rle},
-		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8.unique, sel90x8.flagged, sel90x8.partition, sel90x8.rle},
+		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4},
+		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4},
+		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
+		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
+		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23, sel90x4},
+		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
 	},
 }
 

@@ -66,7 +66,7 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		if want := 19*len(policies[im.arch]) + 2; len(got) != want {
+		if want := 21*len(policies[im.arch]) + 2; len(got) != want {
 			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), want)
 		}
 		for name, want := range map[string]int{"cugen_select_word": selectWord, "cugen_rle_word": rleWord} {
@@ -85,6 +85,7 @@ func TestPolicies(t *testing.T) {
 				"flagged_threads": p.flagged.threads, "flagged_items": p.flagged.items,
 				"partition_threads": p.partition.threads, "partition_items": p.partition.items,
 				"rle_threads": p.rle.threads, "rle_items": p.rle.items,
+				"histogram_threads": p.histogram.threads, "histogram_items": p.histogram.items,
 			} {
 				key := fmt.Sprintf("cugen_%s_%s", name, ty)
 				if v, ok := got[key]; !ok || v != want {
