@@ -86,7 +86,8 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
 		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
 		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
-		"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem"} {
+		"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
+		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()

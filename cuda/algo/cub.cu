@@ -24,6 +24,7 @@
 #include <cub/agent/agent_select_if.cuh>
 #include <cub/agent/agent_reduce_by_key.cuh>
 #include <cub/agent/agent_histogram.cuh>
+#include <cub/agent/agent_scan_by_key.cuh>
 #include <cub/thread/thread_search.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
@@ -453,6 +454,77 @@ __device__ __forceinline__ void histogram(const T *samples, int *hist, int *priv
     agent.StoreOutput();
 }
 
+// The scan by key is CUB 2.5's DeviceScan::InclusiveSumByKey and
+// ExclusiveSumByKey with int keys (cub::Equality) and cub::Sum:
+// AgentScanByKey with device_scan_by_key_policy_hub<const int *, T>'s
+// Policy800 sm80_tuning (sm_80) and Policy900 sm90_tuning (sm_90, PTX)
+// for keys of 4 bytes and primitive values of 4 and 8 (restated from
+// tuning_scan_by_key.cuh, host code like the others).
+template <int Threads, int Items, typename Delay>
+struct ScanByKeyTuningOf {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    using delay = Delay;
+};
+
+template <int Size> struct ScanByKeyTuning80;
+template <> struct ScanByKeyTuning80<4> : ScanByKeyTuningOf<256, 15, NoDelay<1140>> {};
+template <> struct ScanByKeyTuning80<8> : ScanByKeyTuningOf<256, 9, Fixed<888, 635>> {};
+
+template <int Size> struct ScanByKeyTuning90;
+template <> struct ScanByKeyTuning90<4> : ScanByKeyTuningOf<288, 14, Fixed<700, 1005>> {};
+template <> struct ScanByKeyTuning90<8> : ScanByKeyTuningOf<224, 14, Fixed<556, 1195>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> using ScanByKeyTuning = ScanByKeyTuning90<sizeof(T)>;
+#else
+template <typename T> using ScanByKeyTuning = ScanByKeyTuning80<sizeof(T)>;
+#endif
+
+template <typename T>
+using ScanByKeyPolicy = cub::AgentScanByKeyPolicy<ScanByKeyTuning<T>::threads, ScanByKeyTuning<T>::items, cub::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                  cub::LOAD_DEFAULT, cub::BLOCK_SCAN_WARP_SCANS, cub::BLOCK_STORE_WARP_TRANSPOSE,
+                                                  typename ScanByKeyTuning<T>::delay>;
+
+// ScanByKeyTileState is the tile state of (run count, partial sum) pairs.
+template <typename T>
+using ScanByKeyTileState = cub::ReduceByKeyScanTileState<T, int>;
+
+// scanByKey is CUB's DeviceScanByKeyKernel: one tile a block (CUB 2.5's
+// agent takes its tile from blockIdx.x alone), chaining (runs, sum)
+// pairs through look-back; prevKeys[t] is the key before tile t, saved by
+// scanByKeyInit before any tile is written (out may be in).
+template <typename T, typename Init>
+__device__ __forceinline__ void scanByKey(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n, Init init) {
+    using Agent = cub::AgentScanByKey<ScanByKeyPolicy<T>, const int *, const T *, T *, cub::Equality, cub::Sum, Init, int, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    ScanByKeyTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, keys, prevKeys, in, out, cub::Equality(), cub::Sum(), init).ConsumeRange(n, ts, 0);
+}
+
+// segmentedReduce is CUB's DeviceSegmentedReduceKernel: block i reduces
+// in[offsets[i] : offsets[i+1]] with ReducePolicy (the DeviceReducePolicy
+// Policy600 CUB's segmented reduce uses too) into out[i], op(init, that);
+// an empty segment gives init.
+template <typename T, typename Op>
+__device__ __forceinline__ void segmentedReduce(const T *in, T *out, const int *offsets, T init) {
+    using P = ReducePolicy<T, Op>;
+    using Agent = cub::AgentReduce<P, const T *, T *, int, Op, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    int begin = offsets[blockIdx.x], end = offsets[blockIdx.x + 1];
+    if (begin == end) {
+        if (threadIdx.x == 0) {
+            out[blockIdx.x] = init;
+        }
+        return;
+    }
+    T agg = Agent(tmp, in, Op()).ConsumeRange(begin, end);
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = Op()(init, agg);
+    }
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -638,6 +710,44 @@ __global__ void __launch_bounds__(384) histogramRangeGmem(const T *samples, int 
     cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
 }
 
+// scanByKeyInit is CUB's DeviceScanByKeyInitKernel: the tile states, and
+// the key before each tile but the first.
+template <typename T>
+__global__ void scanByKeyInit(void *state, const int *keys, int *prevKeys, int tileItems, int numTiles) {
+    cugen::ScanByKeyTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    const unsigned tid = threadIdx.x + blockDim.x * blockIdx.x;
+    if (tid > 0 && tid < static_cast<unsigned>(numTiles)) {
+        prevKeys[tid] = keys[tid * static_cast<unsigned>(tileItems) - 1];
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scanByKeyInclusiveSum(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n) {
+    cugen::scanByKey<T, cub::NullType>(keys, prevKeys, in, out, state, numTiles, n, cub::NullType());
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scanByKeyExclusiveSum(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n, T init) {
+    cugen::scanByKey<T, T>(keys, prevKeys, in, out, state, numTiles, n, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedSum(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Sum>(in, out, offsets, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedMin(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Min>(in, out, offsets, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Max>(in, out, offsets, init);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word.
 #define CUGEN_POLICY(T, name)                                                                              \
@@ -661,7 +771,10 @@ __global__ void __launch_bounds__(384) histogramRangeGmem(const T *samples, int 
     extern "C" __device__ const int cugen_rle_threads_##name = cugen::RlePolicy<T>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_histogram_threads_##name = cugen::HistogramSweepPolicy<T>::BLOCK_THREADS; \
-    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD;
+    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD; \
+    extern "C" __device__ const int cugen_scan_by_key_threads_##name = cugen::ScanByKeyPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_scan_by_key_items_##name = cugen::ScanByKeyPolicy<T>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_scan_by_key_word_##name = sizeof(typename cugen::ScanByKeyTileState<T>::TxnWord);
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)

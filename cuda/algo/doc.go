@@ -1,14 +1,16 @@
-// Package algo is device-wide algorithms over [cuda.Buffer]: reduce
-// ([Sum], [Min], [Max], [ArgMin], [ArgMax]), scan ([InclusiveSum],
-// [ExclusiveSum]), radix sort ([SortKeys], [SortPairs] with int32
-// values, their descending forms, [Argsort], and on it [TopK] and
-// [BottomK]), selection ([SelectFlagged], [Unique], [PartitionFlagged]),
-// [RunLengthEncode] and histograms ([HistogramEven], [HistogramRange]),
-// from NVIDIA's CUB.
+// Package algo is device-wide algorithms over [cuda.Buffer], from
+// NVIDIA's CUB: reduce ([Sum], [Min], [Max], [ArgMin], [ArgMax]),
+// segmented reduce ([SegmentedSum], [SegmentedMin], [SegmentedMax]),
+// scan ([InclusiveSum], [ExclusiveSum]), scan by int32 key
+// ([InclusiveSumByKey], [ExclusiveSumByKey]), radix sort ([SortKeys],
+// [SortPairs] with int32 values, their descending forms, [Argsort], and
+// on it [TopK] and [BottomK]), selection ([SelectFlagged], [Unique],
+// [PartitionFlagged]), [RunLengthEncode] and histograms
+// ([HistogramEven], [HistogramRange]).
 //
 // The kernels are CUB's own agents (AgentReduce, AgentScan,
 // AgentRadixSortHistogram, AgentRadixSortOnesweep, AgentSelectIf,
-// AgentReduceByKey and AgentHistogram of CCCL 2.5),
+// AgentReduceByKey, AgentHistogram and AgentScanByKey of CCCL 2.5),
 // instantiated in cub.cu for int32, uint32, int64, uint64, float32 and
 // float64 and compiled at generate time by NVRTC 12.4, on the CPU, by
 // cugen kernels, into cubins for sm_80 and sm_90 and PTX for compute_90
@@ -18,26 +20,27 @@
 // host side of CUB's dispatch (grid sizes, passes, temporary storage) is
 // Go: plan.go and sort.go, tested without a GPU (TestPlanReduce,
 // TestPlanArg, TestPlanScan, TestPlanSort, TestPlanSelect, TestPlanRle,
-// TestPlanHistogram).
+// TestPlanHistogram, TestPlanScanByKey, TestPlanSegmented).
 //
 // # Tuning
 //
-// Reduce uses CUB's DeviceReducePolicy Policy600 (what CUB picks from
-// sm_60 on): 256 threads, 16 items a thread for 4-byte types and 8 for
-// 8-byte ones (8 and 4 (index, value) pairs for ArgMin and ArgMax), with
-// a grid of at most 5 times the blocks the device holds at once (CUB's
-// subscription factor; the blocks are counted as threads per
-// multiprocessor over 256, where CUB asks the occupancy API).
-// Scan uses CUB's DeviceScanPolicy tunings for the architecture of the
-// image: sm80_tuning in the sm_80 cubin, sm90_tuning in the sm_90 cubin
-// and the PTX. The radix sort is CUB's onesweep with 8-bit digits and
-// DeviceRadixSortPolicy's Policy800 (sm_80) and Policy900 large-key
-// (sm_90, PTX) onesweep policies; its histogram grid is the blocks of 128
-// threads the device holds at once. The select, the partition and the
-// run-length encode use DeviceSelect's and DeviceRunLengthEncode's
-// Policy800 (sm_80) and Policy900 (sm_90, PTX) tunings for their item
-// size; CUB's own dispatch would pick its default tuning on sm_86 and
-// sm_89, where the sm_80 cubin runs. The histogram uses
+// Reduce (and the segmented reduce, a block a segment) uses CUB's
+// DeviceReducePolicy Policy600 (what CUB picks from sm_60 on): 256
+// threads, 16 items a thread for 4-byte types and 8 for 8-byte ones (8
+// and 4 (index, value) pairs for ArgMin and ArgMax), with a grid of at
+// most 5 times the blocks the device holds at once (CUB's subscription
+// factor; the blocks are counted as threads per multiprocessor over 256,
+// where CUB asks the occupancy API). Scan uses CUB's DeviceScanPolicy
+// tunings for the architecture of the image: sm80_tuning in the sm_80
+// cubin, sm90_tuning in the sm_90 cubin and the PTX. The radix sort is
+// CUB's onesweep with 8-bit digits and DeviceRadixSortPolicy's Policy800
+// (sm_80) and Policy900 large-key (sm_90, PTX) onesweep policies; its
+// histogram grid is the blocks of 128 threads the device holds at once.
+// The select, the partition, the run-length encode and the scan by key
+// use DeviceSelect's, DeviceRunLengthEncode's and DeviceScanByKey's
+// Policy800 (sm_80) and Policy900 (sm_90, PTX) tunings for their types'
+// sizes (CUB's own dispatch would pick its default tuning on sm_86 and
+// sm_89, where the sm_80 cubin runs). The histogram uses
 // DeviceHistogram's Policy500 (sm_80) and Policy900 (sm_90, PTX), the
 // same for 4- and 8-byte samples, with CUB's shared-memory histograms up
 // to 256 bins; its grid is the blocks of 384 threads the device holds at

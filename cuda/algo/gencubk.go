@@ -24,6 +24,7 @@ var templates = []string{
 	"sortHistogramAsc", "sortHistogramDesc", "sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc",
 	"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
 	"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
+	"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax",
 }
 
 // types are the element types, as C++ names them: int32, uint32, int64,

@@ -193,3 +193,34 @@ func planHistogram(t tile, kind string, n, bins, occupancy int) histPlan {
 	}
 	return pl
 }
+
+// planScanByKey is CUB's DispatchScanByKey::Invoke for n items: nothing
+// for n == 0; else the tile states of ceil(n/tile) tiles (scanByKeyWord
+// bytes each, 32 of padding) and the tiles+1 int32 keys before each tile,
+// which scanByKeyInit writes (its n is the tile's items), then one block
+// a tile (CUB 2.5's agent numbers its tile by blockIdx.x alone, so one
+// launch; int offsets keep the tiles under maxGridX).
+func planScanByKey(t tile, kernel string, n int) plan {
+	if n == 0 {
+		return plan{}
+	}
+	tiles := ceilDiv(n, t.size())
+	return plan{
+		tempBytes: (tiles + tileStatePadding) * scanByKeyWord,
+		tempElems: tiles + 1,
+		steps: []step{
+			{kernel: "scanByKeyInit", grid: uint32(ceilDiv(tiles, initThreads)), block: initThreads, in: opIn, out: opTemp, n: int32(t.size()), numTiles: int32(tiles)},
+			{kernel: kernel, grid: uint32(tiles), block: uint32(t.threads), in: opIn, out: opOut, n: int32(n), numTiles: int32(tiles)},
+		},
+	}
+}
+
+// planSegmented is CUB's DispatchSegmentedReduce for segments segments:
+// one block of the reduce policy's threads a segment, no temporary
+// storage; nothing for no segments.
+func planSegmented(p policy, op string, segments int) plan {
+	if segments == 0 {
+		return plan{}
+	}
+	return plan{steps: []step{{kernel: "segmented" + op, grid: uint32(segments), block: uint32(p.reduceThreads), in: opIn, out: opOut, n: int32(segments)}}}
+}

@@ -209,3 +209,36 @@ func TestPlanHistogram(t *testing.T) {
 		}
 	}
 }
+
+// CUB's DispatchScanByKey: nothing for no items; else the tile states,
+// (tiles + 32) 16-byte words, and tiles+1 keys before the tiles, both
+// written by scanByKeyInit, then one block a tile.
+func TestPlanScanByKey(t *testing.T) {
+	i32 := policies[90]["int32"].scanByKey   // 288 x 14: tiles of 4032
+	f64 := policies[80]["float64"].scanByKey // 256 x 9: 2304
+	for _, c := range []struct {
+		t    tile
+		n    int
+		want string
+	}{
+		{i32, 0, "temp 0 elems 0 bytes;"},
+		{i32, 1, "temp 2 elems 528 bytes; scanByKeyInit<<<1, 128>>>(in -> temp, n=4032, tiles=1, start=0) scanByKeyInclusiveSum<<<1, 288>>>(in -> out, n=1, tiles=1, start=0)"},
+		{i32, 4033, "temp 3 elems 544 bytes; scanByKeyInit<<<1, 128>>>(in -> temp, n=4032, tiles=2, start=0) scanByKeyInclusiveSum<<<2, 288>>>(in -> out, n=4033, tiles=2, start=0)"},
+		{f64, 1 << 20, "temp 457 elems 7808 bytes; scanByKeyInit<<<4, 128>>>(in -> temp, n=2304, tiles=456, start=0) scanByKeyInclusiveSum<<<456, 256>>>(in -> out, n=1048576, tiles=456, start=0)"},
+	} {
+		if got := planString(planScanByKey(c.t, "scanByKeyInclusiveSum", c.n)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
+// DeviceSegmentedReduce: a block of the reduce policy a segment.
+func TestPlanSegmented(t *testing.T) {
+	p := policies[80]["float32"]
+	if got := planString(planSegmented(p, "Min", 0)); got != "temp 0 elems 0 bytes;" {
+		t.Errorf("no segments: %s", got)
+	}
+	if got, want := planString(planSegmented(p, "Min", 5)), "temp 0 elems 0 bytes; segmentedMin<<<5, 256>>>(in -> out, n=5, tiles=0, start=0)"; got != want {
+		t.Errorf("5 segments:\n got %s\nwant %s", got, want)
+	}
+}

@@ -33,6 +33,7 @@ type agentTiles struct {
 	unique, flagged, partition tile // AgentSelectIf: Unique, SelectFlagged, PartitionFlagged
 	rle                        tile // AgentReduceByKey of RunLengthEncode
 	histogram                  tile // AgentHistogram: block threads, samples per thread
+	scanByKey                  tile // AgentScanByKey of int32 keys and T values
 }
 
 // tile is an agent's block threads and items per thread.
@@ -44,8 +45,9 @@ func (t tile) size() int { return t.threads * t.items }
 // run-length encode's (ReduceByKeyScanTileState<int, int>), for every
 // architecture and type: cub.cu's cugen_select_word and cugen_rle_word.
 const (
-	selectWord = 8
-	rleWord    = 16
+	selectWord    = 8
+	rleWord       = 16
+	scanByKeyWord = 16 // ReduceByKeyScanTileState<T, int>: cugen_scan_by_key_word_<type>
 )
 
 func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
@@ -55,13 +57,14 @@ func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 // The select's, run-length encode's and histogram's tiles, by
 // architecture and type size: CUB's sm80_tuning and sm90_tuning of
 // tuning_select_if.cuh and tuning_run_length_encode.cuh (int offsets and
-// lengths, primitive items), and tuning_histogram.cuh's Policy500 and
-// Policy900 (the same for samples of 4 and 8 bytes).
+// lengths, primitive items), tuning_histogram.cuh's Policy500 and
+// Policy900 (the same for samples of 4 and 8 bytes), and
+// tuning_scan_by_key.cuh's sm80_tuning and sm90_tuning (4-byte keys).
 var (
-	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}}
-	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}}
-	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}}
-	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}}
+	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}, tile{256, 15}}
+	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}, tile{256, 9}}
+	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}, tile{288, 14}}
+	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}, tile{224, 14}}
 )
 
 // policies[arch][type]: arch 80 is the sm_80 cubin (compute capability

@@ -66,7 +66,7 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		if want := 21*len(policies[im.arch]) + 2; len(got) != want {
+		if want := 24*len(policies[im.arch]) + 2; len(got) != want {
 			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), want)
 		}
 		for name, want := range map[string]int{"cugen_select_word": selectWord, "cugen_rle_word": rleWord} {
@@ -86,6 +86,8 @@ func TestPolicies(t *testing.T) {
 				"partition_threads": p.partition.threads, "partition_items": p.partition.items,
 				"rle_threads": p.rle.threads, "rle_items": p.rle.items,
 				"histogram_threads": p.histogram.threads, "histogram_items": p.histogram.items,
+				"scan_by_key_threads": p.scanByKey.threads, "scan_by_key_items": p.scanByKey.items,
+				"scan_by_key_word": scanByKeyWord,
 			} {
 				key := fmt.Sprintf("cugen_%s_%s", name, ty)
 				if v, ok := got[key]; !ok || v != want {

@@ -10,7 +10,7 @@ import (
 // not zero, in their order in in, and count[0] = k, on s (CUB's
 // DeviceSelect::Flagged). flags and out have in's length (the most that
 // can be selected), count one element; out[k:] keeps what it held. out may
-// be in itself, compacting it in place.
+// be in itself, compacting it in place (no other overlap is taken).
 func SelectFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *cuda.Buffer[uint8], out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	return selectIf(a, "SelectFlagged", s, in, flags, out, count)
 }
@@ -20,7 +20,7 @@ func SelectFlagged[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], flags *
 // (CUB's DeviceSelect::Unique, equality by ==): floats compare as Go's ==
 // does, so -0.0 and +0.0 are duplicates (the first kept, its sign too) and
 // every NaN is kept. out has in's length, count one element; out[k:] keeps
-// what it held. out may be in itself.
+// what it held. out may be in itself (no other overlap is taken).
 func Unique[T Number](a *Lib, s *cuda.Stream, in, out *cuda.Buffer[T], count *cuda.Buffer[int32]) error {
 	return selectIf(a, "Unique", s, in, nil, out, count)
 }
@@ -116,6 +116,9 @@ func selectIf[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], f
 	}
 	if op == "PartitionFlagged" && overlap(in, out) {
 		return fmt.Errorf("algo: %s[%s]: out overlaps in", op, typeName[T]())
+	}
+	if overlap(in, out) && in.Ptr() != out.Ptr() {
+		return fmt.Errorf("algo: %s[%s]: out overlaps in but is not in itself", op, typeName[T]())
 	}
 	if err := check(a, op, s, in, out, in.Len(), nil); err != nil {
 		return err
