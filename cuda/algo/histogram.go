@@ -15,7 +15,8 @@ import (
 // to T, truncated; integers: in 64-bit unsigned arithmetic). Samples
 // outside [lower, upper), NaNs and infinities are not counted, nor is a
 // float sample whose rounding gives bin hist.Len() (CUB drops it too).
-// hist is overwritten; it has at least one bin. lower < upper, both
+// hist is overwritten; it has at least one bin (and for float32 at most
+// 2^24: CUB carries bin numbers as samples). lower < upper, both
 // finite; for integers, (upper-lower)*bins must fit 64 bits, or the call
 // is refused, as CUB refuses it.
 func HistogramEven[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *cuda.Buffer[int32], lower, upper T) error {
@@ -55,7 +56,8 @@ func HistogramEven[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], hist *c
 // a binary search of the levels). levels has hist.Len()+1 elements, in
 // ascending order (not checked: that would read them); samples below the
 // first level, at or above the last, and NaNs are not counted. hist is
-// overwritten; it has at least one bin.
+// overwritten; it has at least one bin (float32: at most 2^24, as
+// [HistogramEven]).
 func HistogramRange[T Number](a *Lib, s *cuda.Stream, in, levels *cuda.Buffer[T], hist *cuda.Buffer[int32]) error {
 	const op = "HistogramRange"
 	if err := checkHistogram(a, op, s, in, hist, levels, nil); err != nil {
@@ -83,6 +85,9 @@ func checkHistogram[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer
 	}
 	if hist.Len() < 1 || hist.Len() >= maxItems {
 		return fmt.Errorf("algo: %s[%s]: a histogram of %d bins: want 1 to %d", op, typeName[T](), hist.Len(), maxItems-1)
+	}
+	if _, ok := any(*new(T)).(float32); ok && hist.Len() > 1<<24 {
+		return fmt.Errorf("algo: %s[%s]: a histogram of %d bins: CUB passes bin numbers through float32, exact up to 2^24", op, typeName[T](), hist.Len())
 	}
 	if levels != nil && levels.Len() != hist.Len()+1 {
 		return fmt.Errorf("algo: %s[%s]: %d levels for %d bins: want %d", op, typeName[T](), levels.Len(), hist.Len(), hist.Len()+1)

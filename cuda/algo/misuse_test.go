@@ -35,6 +35,7 @@ func TestMisuse(t *testing.T) {
 	closedS := standin.Must(ctx.NewStream())(t)
 	closedS.Close()
 	i64 := standin.Must(cuda.Alloc[int64](ctx, 10))(t)
+	big := standin.Must(cuda.Alloc[int32](ctx, 1<<24+1))(t)
 	flags10 := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
 	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
 	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
@@ -101,6 +102,7 @@ func TestMisuse(t *testing.T) {
 		{"histogram int32 overflow", func() error { return HistogramEven(nil, s, v10, idx2, math.MinInt32, math.MaxInt32) }, "algo: HistogramEven[int32]: (2147483647 - -2147483648) x 2 bins overflows 64 bits (CUB refuses it)", nil},
 		{"histogram closed hist", func() error { return HistogramEven(nil, s, in, idxClosed, 0, 1) }, "algo: HistogramEven: ", cuda.ErrFreed},
 		{"nil Lib, histogram", func() error { return HistogramEven(nil, s, in, v10, 0, 1) }, "algo: HistogramEven: algo: nil *Lib", nil},
+		{"histogram float32 bins past 2^24", func() error { return HistogramEven(nil, s, in, big, 0, 1) }, "algo: HistogramEven[float32]: a histogram of 16777217 bins: CUB passes bin numbers through float32, exact up to 2^24", nil},
 		{"histogram nil levels", func() error { return HistogramRange(nil, s, in, nil, v10) }, "algo: HistogramRange: algo: nil buffer", nil},
 		{"histogram levels of 10", func() error { return HistogramRange(nil, s, in, out10, v10) }, "algo: HistogramRange[float32]: 10 levels for 10 bins: want 11", nil},
 		{"histogram closed levels", func() error { return HistogramRange(nil, s, in, closed.Slice(0, 3), idx2) }, "algo: HistogramRange: ", cuda.ErrFreed},
