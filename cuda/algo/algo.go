@@ -84,7 +84,10 @@ func launchFuncs(k *cubk.Kernels) map[string]any {
 	for _, kernel := range []string{"reduceSumTiles", "reduceSumSingle", "reduceMinTiles", "reduceMinSingle",
 		"reduceMaxTiles", "reduceMaxSingle", "argMinTiles", "argMinSingle", "argMinPartials",
 		"argMaxTiles", "argMaxSingle", "argMaxPartials", "sortHistogramAsc", "sortHistogramDesc",
-		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum"} {
+		"sortKeysAsc", "sortKeysDesc", "sortPairsAsc", "sortPairsDesc", "scanInit", "scanInclusiveSum", "scanExclusiveSum",
+		"selectUnique", "selectFlagged", "partitionFlagged", "rleEncode",
+		"histogramEvenSmem", "histogramEvenGmem", "histogramRangeSmem", "histogramRangeGmem",
+		"scanByKeyInit", "scanByKeyInclusiveSum", "scanByKeyExclusiveSum", "segmentedSum", "segmentedMin", "segmentedMax"} {
 		for t, suf := range cubkSuffix {
 			if f := v.MethodByName(strings.ToUpper(kernel[:1]) + kernel[1:] + suf); f.IsValid() {
 				m[kernel+"/"+t] = f.Interface()

@@ -21,6 +21,11 @@
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/agent/agent_radix_sort_histogram.cuh>
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
+#include <cub/agent/agent_select_if.cuh>
+#include <cub/agent/agent_reduce_by_key.cuh>
+#include <cub/agent/agent_histogram.cuh>
+#include <cub/agent/agent_scan_by_key.cuh>
+#include <cub/thread/thread_search.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/grid/grid_even_share.cuh>
 
@@ -232,6 +237,294 @@ __device__ __forceinline__ void onesweep(int *lookback, int *ctrs, int *binsOut,
     Agent(tmp, lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits).Process();
 }
 
+
+// The select's tuning is CUB 2.5's device_select_policy_hub<T, Flag, int,
+// false, KeepRejects> (tuning_select_if.cuh, whose classification uses
+// host std:: traits NVRTC lacks, so the numbers are restated here; the
+// exported constants, checked by TestPolicies, are what the host uses):
+// Policy800's sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
+// the PTX, for primitive items of 4 and 8 bytes and int offsets. Three
+// kinds: Unique (no flags, rejects dropped), Flagged (flags, rejects
+// dropped) and Partition (flags, rejects kept).
+enum SelectKind { kUnique, kFlagged, kPartition };
+
+template <int Threads, int Items, cub::BlockLoadAlgorithm Load, typename Delay>
+struct SelectTuningOf {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    static constexpr cub::BlockLoadAlgorithm load = Load;
+    using delay = Delay;
+};
+
+template <int L2B, int L2W>
+using Fixed = cub::detail::fixed_delay_constructor_t<L2B, L2W>;
+template <int L2W>
+using NoDelay = cub::detail::no_delay_constructor_t<L2W>;
+
+template <SelectKind K, int Size> struct SelectTuning80;
+template <> struct SelectTuning80<kUnique, 4> : SelectTuningOf<256, 18, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<1130>> {};
+template <> struct SelectTuning80<kUnique, 8> : SelectTuningOf<192, 10, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<832, 1165>> {};
+template <> struct SelectTuning80<kFlagged, 4> : SelectTuningOf<320, 10, cub::BLOCK_LOAD_DIRECT, Fixed<124, 1115>> {};
+template <> struct SelectTuning80<kFlagged, 8> : SelectTuningOf<384, 6, cub::BLOCK_LOAD_DIRECT, NoDelay<1130>> {};
+template <> struct SelectTuning80<kPartition, 4> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_DIRECT, Fixed<912, 1025>> {};
+template <> struct SelectTuning80<kPartition, 8> : SelectTuningOf<192, 12, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<884, 1130>> {};
+
+template <SelectKind K, int Size> struct SelectTuning90;
+template <> struct SelectTuning90<kUnique, 4> : SelectTuningOf<384, 17, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<76, 1150>> {};
+template <> struct SelectTuning90<kUnique, 8> : SelectTuningOf<384, 11, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<380, 1140>> {};
+template <> struct SelectTuning90<kFlagged, 4> : SelectTuningOf<384, 15, cub::BLOCK_LOAD_DIRECT, Fixed<415, 1125>> {};
+template <> struct SelectTuning90<kFlagged, 8> : SelectTuningOf<384, 11, cub::BLOCK_LOAD_DIRECT, Fixed<360, 1170>> {};
+template <> struct SelectTuning90<kPartition, 4> : SelectTuningOf<256, 20, cub::BLOCK_LOAD_DIRECT, Fixed<72, 1165>> {};
+template <> struct SelectTuning90<kPartition, 8> : SelectTuningOf<224, 6, cub::BLOCK_LOAD_DIRECT, Fixed<532, 1180>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T, SelectKind K> using SelectTuning = SelectTuning90<K, sizeof(T)>;
+#else
+template <typename T, SelectKind K> using SelectTuning = SelectTuning80<K, sizeof(T)>;
+#endif
+
+template <typename T, SelectKind K>
+using SelectPolicy = cub::AgentSelectIfPolicy<SelectTuning<T, K>::threads, SelectTuning<T, K>::items, SelectTuning<T, K>::load,
+                                              cub::LOAD_DEFAULT, cub::BLOCK_SCAN_WARP_SCANS, typename SelectTuning<T, K>::delay>;
+
+// Flag is the select's flag: a byte, kept where it is non-zero.
+using Flag = unsigned char;
+
+// select is CUB's DeviceSelectSweepKernel (one tile a block, the tiles
+// chaining their counts of selected items through look-back): Unique keeps
+// the first item of each run of equal ones (cub::Equality), Flagged the
+// items whose flag is non-zero, Partition writes those first and the
+// others after them, from the end backwards. The last tile writes the
+// count. state is the ScanTileState<int> of numTiles tiles (selectInit
+// initialised it).
+template <typename T, SelectKind K, typename FlagIt>
+__device__ __forceinline__ void select(const T *in, FlagIt flags, T *out, int *count, void *state, int numTiles, int n) {
+    using Eq = cub::detail::conditional_t<K == kUnique, cub::Equality, cub::NullType>;
+    using Agent = cub::AgentSelectIf<SelectPolicy<T, K>, const T *, FlagIt, T *, cub::NullType, Eq, int, K == kPartition>;
+    static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024, "CUB's dispatch would fall back to virtual shared memory");
+    __shared__ typename Agent::TempStorage tmp;
+    cub::ScanTileState<int> ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, in, flags, out, cub::NullType(), Eq(), n).ConsumeRange(numTiles, ts, count);
+}
+
+// The run-length encode is CUB 2.5's DeviceRunLengthEncode::Encode: a
+// reduction by key (AgentReduceByKey) of constant ones with cub::Sum and
+// cub::Equality, int lengths and offsets, tuned by
+// device_run_length_encode_policy_hub<int, T> (tuning_run_length_encode.cuh,
+// restated for the same reason as the select's): Policy800's
+// rle::encode::sm80_tuning on sm_80, Policy900's sm90_tuning on sm_90 and
+// the PTX, for primitive keys of 4 and 8 bytes.
+template <int Size> struct RleTuning80;
+template <> struct RleTuning80<4> : SelectTuningOf<256, 13, cub::BLOCK_LOAD_DIRECT, NoDelay<1080>> {};
+template <> struct RleTuning80<8> : SelectTuningOf<224, 9, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<1075>> {};
+
+template <int Size> struct RleTuning90;
+template <> struct RleTuning90<4> : SelectTuningOf<192, 14, cub::BLOCK_LOAD_WARP_TRANSPOSE, Fixed<284, 480>> {};
+template <> struct RleTuning90<8> : SelectTuningOf<128, 19, cub::BLOCK_LOAD_WARP_TRANSPOSE, NoDelay<515>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> using RleTuning = RleTuning90<sizeof(T)>;
+#else
+template <typename T> using RleTuning = RleTuning80<sizeof(T)>;
+#endif
+
+template <typename T>
+using RlePolicy = cub::AgentReduceByKeyPolicy<RleTuning<T>::threads, RleTuning<T>::items, RleTuning<T>::load, cub::LOAD_DEFAULT,
+                                              cub::BLOCK_SCAN_WARP_SCANS, typename RleTuning<T>::delay>;
+
+// Ones is CUB's ConstantInputIterator<int, int>(1), whose header's
+// operator<< needs <iostream> (nvrtc/iostream stands in for it): every
+// item is 1.
+struct Ones {
+    using value_type = int;
+    using reference = int;
+    using pointer = int *;
+    using difference_type = int;
+    using iterator_category = ::cuda::std::random_access_iterator_tag;
+    __device__ __forceinline__ int operator[](int) const { return 1; }
+    __device__ __forceinline__ int operator*() const { return 1; }
+    __device__ __forceinline__ Ones operator+(int) const { return *this; }
+};
+
+// RleTileState is the reduction by key's tile state: (run count, length)
+// pairs of ints in one 16-byte word.
+using RleTileState = cub::ReduceByKeyScanTileState<int, int>;
+
+// rle is CUB's DeviceReduceByKeyKernel over in's runs: unique[r] is run
+// r's last item (the key AgentReduceByKey scatters), counts[r] its length,
+// and the last tile writes the number of runs.
+template <typename T>
+__device__ __forceinline__ void rle(const T *in, T *unique, int *counts, int *runs, void *state, int numTiles, int startTile, int n) {
+    using Agent = cub::AgentReduceByKey<RlePolicy<T>, const T *, T *, Ones, int *, int *, cub::Equality, cub::Sum, int, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    RleTileState ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, in, unique, Ones(), counts, runs, cub::Equality(), cub::Sum()).ConsumeRange(n, ts, startTile);
+}
+
+// The histogram is CUB 2.5's DeviceHistogram::HistogramEven and
+// HistogramRange for one channel of int counters, int offsets: the
+// AgentHistogram of device_histogram_policy_hub<T, int, 1, 1>, whose
+// Policy500 (sm_80) and Policy900's generic sm90_tuning (sm_90, PTX) are
+// the same for samples of 4 and 8 bytes: 384 threads, 16 (4-byte) or 8
+// (8-byte) samples a thread, direct loads through ld.global.nc, runs of
+// equal bins counted once, histograms privatized in shared memory for up
+// to 256 bins and in global memory past that. (tuning_histogram.cuh and
+// dispatch_histogram.cuh, whose transforms these restate, are host code
+// NVRTC cannot compile.)
+template <typename T>
+using HistogramSweepPolicy = cub::AgentHistogramPolicy<384, (sizeof(T) > 4 ? 8 : 16), cub::BLOCK_LOAD_DIRECT, cub::LOAD_LDG, true,
+                                                  cub::SMEM, false>;
+
+// EvenBins is DispatchHistogram's ScaleTransform for samples and levels
+// of one type T: sample s in [lower, upper) goes to bin
+// (s - lower) * scale for floats (scale = bins / (upper - lower), as the
+// host computed it), and (s - lower) * bins / (upper - lower) in 64-bit
+// unsigned arithmetic for integers (scale = bins, range = upper - lower).
+// A bin past the last, which a float's rounding can give, is dropped, as
+// CUB's shared-memory histograms drop it.
+template <typename T>
+struct EvenBins {
+    T lower, upper, scale, range;
+    int bins;
+    template <cub::CacheLoadModifier M>
+    __device__ __forceinline__ void BinSelect(T sample, int &bin, bool valid) {
+        if (valid && sample >= lower && sample < upper) {
+            int b;
+            if (::cuda::std::is_floating_point<T>::value) {
+                b = static_cast<int>((sample - lower) * scale);
+            } else {
+                b = static_cast<int>(static_cast<unsigned long long>(static_cast<T>(sample - lower)) *
+                                     static_cast<unsigned long long>(scale) / static_cast<unsigned long long>(range));
+            }
+            if (b < bins) {
+                bin = b;
+            }
+        }
+    }
+};
+
+// RangeBins is DispatchHistogram's SearchTransform: sample s goes to bin
+// i where levels[i] <= s < levels[i+1] (cub::UpperBound over the
+// levels - 1); below the first level, at or past the last, or NaN, no
+// bin.
+template <typename T>
+struct RangeBins {
+    const T *levels;
+    int numLevels;
+    template <cub::CacheLoadModifier M>
+    __device__ __forceinline__ void BinSelect(T sample, int &bin, bool valid) {
+        if (valid) {
+            cub::CacheModifiedInputIterator<M, T, int> it(levels);
+            int b = cub::UpperBound(it, numLevels, sample) - 1;
+            bin = b >= numLevels - 1 ? -1 : b;
+        }
+    }
+};
+
+// PassThruBins is DispatchHistogram's PassThruTransform, the output
+// transform: privatized bin i is output bin i.
+struct PassThruBins {
+    template <cub::CacheLoadModifier M, typename S>
+    __device__ __forceinline__ void BinSelect(S sample, int &bin, bool valid) {
+        if (valid) {
+            bin = static_cast<int>(sample);
+        }
+    }
+};
+
+// histogram is CUB's DeviceHistogramSweepKernel for one channel: each
+// block counts its tiles' samples into its privatized histogram (Smem bins
+// in shared memory, or 0: its row of privatized, bins ints a block), then
+// adds it to hist. hist starts at zero (the host clears it).
+template <typename T, int Smem, typename Decode>
+__device__ __forceinline__ void histogram(const T *samples, int *hist, int *privatized, int bins, Decode decode, int n, int tilesPerRow) {
+    using Agent = cub::AgentHistogram<HistogramSweepPolicy<T>, Smem, 1, 1, const T *, int, Decode, PassThruBins, int>;
+    __shared__ typename Agent::TempStorage tmp;
+    int numBins[1] = {bins};
+    int privBins[1] = {bins};
+    int *out[1] = {hist};
+    int *priv[1] = {privatized};
+    PassThruBins outDecode[1] = {PassThruBins()};
+    Decode privDecode[1] = {decode};
+    Agent agent(tmp, samples, numBins, privBins, out, priv, outDecode, privDecode);
+    agent.InitBinCounters();
+    agent.ConsumeTiles(n, 1, n, tilesPerRow, cub::GridQueue<int>(nullptr));
+    agent.StoreOutput();
+}
+
+// The scan by key is CUB 2.5's DeviceScan::InclusiveSumByKey and
+// ExclusiveSumByKey with int keys (cub::Equality) and cub::Sum:
+// AgentScanByKey with device_scan_by_key_policy_hub<const int *, T>'s
+// Policy800 sm80_tuning (sm_80) and Policy900 sm90_tuning (sm_90, PTX)
+// for keys of 4 bytes and primitive values of 4 and 8 (restated from
+// tuning_scan_by_key.cuh, host code like the others).
+template <int Threads, int Items, typename Delay>
+struct ScanByKeyTuningOf {
+    static constexpr int threads = Threads;
+    static constexpr int items = Items;
+    using delay = Delay;
+};
+
+template <int Size> struct ScanByKeyTuning80;
+template <> struct ScanByKeyTuning80<4> : ScanByKeyTuningOf<256, 15, NoDelay<1140>> {};
+template <> struct ScanByKeyTuning80<8> : ScanByKeyTuningOf<256, 9, Fixed<888, 635>> {};
+
+template <int Size> struct ScanByKeyTuning90;
+template <> struct ScanByKeyTuning90<4> : ScanByKeyTuningOf<288, 14, Fixed<700, 1005>> {};
+template <> struct ScanByKeyTuning90<8> : ScanByKeyTuningOf<224, 14, Fixed<556, 1195>> {};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+template <typename T> using ScanByKeyTuning = ScanByKeyTuning90<sizeof(T)>;
+#else
+template <typename T> using ScanByKeyTuning = ScanByKeyTuning80<sizeof(T)>;
+#endif
+
+template <typename T>
+using ScanByKeyPolicy = cub::AgentScanByKeyPolicy<ScanByKeyTuning<T>::threads, ScanByKeyTuning<T>::items, cub::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                  cub::LOAD_DEFAULT, cub::BLOCK_SCAN_WARP_SCANS, cub::BLOCK_STORE_WARP_TRANSPOSE,
+                                                  typename ScanByKeyTuning<T>::delay>;
+
+// ScanByKeyTileState is the tile state of (run count, partial sum) pairs.
+template <typename T>
+using ScanByKeyTileState = cub::ReduceByKeyScanTileState<T, int>;
+
+// scanByKey is CUB's DeviceScanByKeyKernel: one tile a block (CUB 2.5's
+// agent takes its tile from blockIdx.x alone), chaining (runs, sum)
+// pairs through look-back; prevKeys[t] is the key before tile t, saved by
+// scanByKeyInit before any tile is written (out may be in).
+template <typename T, typename Init>
+__device__ __forceinline__ void scanByKey(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n, Init init) {
+    using Agent = cub::AgentScanByKey<ScanByKeyPolicy<T>, const int *, const T *, T *, cub::Equality, cub::Sum, Init, int, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    ScanByKeyTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    Agent(tmp, keys, prevKeys, in, out, cub::Equality(), cub::Sum(), init).ConsumeRange(n, ts, 0);
+}
+
+// segmentedReduce is CUB's DeviceSegmentedReduceKernel: block i reduces
+// in[offsets[i] : offsets[i+1]] with ReducePolicy (the DeviceReducePolicy
+// Policy600 CUB's segmented reduce uses too) into out[i], op(init, that);
+// an empty segment gives init.
+template <typename T, typename Op>
+__device__ __forceinline__ void segmentedReduce(const T *in, T *out, const int *offsets, T init) {
+    using P = ReducePolicy<T, Op>;
+    using Agent = cub::AgentReduce<P, const T *, T *, int, Op, T>;
+    __shared__ typename Agent::TempStorage tmp;
+    int begin = offsets[blockIdx.x], end = offsets[blockIdx.x + 1];
+    if (begin == end) {
+        if (threadIdx.x == 0) {
+            out[blockIdx.x] = init;
+        }
+        return;
+    }
+    T agg = Agent(tmp, in, Op()).ConsumeRange(begin, end);
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = Op()(init, agg);
+    }
+}
+
 } // namespace cugen
 
 template <typename T>
@@ -357,6 +650,104 @@ __global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, i
     cugen::onesweep<K, int, true>(lookback, ctrs, binsOut, binsIn, keysOut, keysIn, valuesOut, valuesIn, n, bit, bits);
 }
 
+// selectInit and rleInit are CUB's DeviceCompactInitKernel: the tile
+// states of numTiles tiles, and a count of 0 (what an empty input leaves).
+extern "C" __global__ void selectInit(void *state, int numTiles, int *count) {
+    cub::ScanTileState<int> ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *count = 0;
+    }
+}
+
+extern "C" __global__ void rleInit(void *state, int numTiles, int *runs) {
+    cugen::RleTileState ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *runs = 0;
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS) selectUnique(const T *in, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kUnique, cub::NullType *>(in, nullptr, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS) selectFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kFlagged, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::SelectPolicy<T, cugen::kPartition>::BLOCK_THREADS) partitionFlagged(const T *in, const unsigned char *flags, T *out, int *count, void *state, int numTiles, int n) {
+    cugen::select<T, cugen::kPartition, const cugen::Flag *>(in, flags, out, count, state, numTiles, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::RlePolicy<T>::BLOCK_THREADS) rleEncode(const T *in, T *unique, int *counts, int *runs, void *state, int numTiles, int startTile, int n) {
+    cugen::rle<T>(in, unique, counts, runs, state, numTiles, startTile, n);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramEvenSmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+    cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramEvenGmem(const T *samples, int *hist, int *privatized, int bins, T lower, T upper, T scale, T range, int n, int tilesPerRow) {
+    cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::EvenBins<T>{lower, upper, scale, range, bins}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramRangeSmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+    cugen::histogram<T, 256>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(384) histogramRangeGmem(const T *samples, int *hist, int *privatized, int bins, const T *levels, int n, int tilesPerRow) {
+    cugen::histogram<T, 0>(samples, hist, privatized, bins, cugen::RangeBins<T>{levels, bins + 1}, n, tilesPerRow);
+}
+
+// scanByKeyInit is CUB's DeviceScanByKeyInitKernel: the tile states, and
+// the key before each tile but the first.
+template <typename T>
+__global__ void scanByKeyInit(void *state, const int *keys, int *prevKeys, int tileItems, int numTiles) {
+    cugen::ScanByKeyTileState<T> ts;
+    ts.Init(numTiles, state, 0);
+    ts.InitializeStatus(numTiles);
+    const unsigned tid = threadIdx.x + blockDim.x * blockIdx.x;
+    if (tid > 0 && tid < static_cast<unsigned>(numTiles)) {
+        prevKeys[tid] = keys[tid * static_cast<unsigned>(tileItems) - 1];
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scanByKeyInclusiveSum(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n) {
+    cugen::scanByKey<T, cub::NullType>(keys, prevKeys, in, out, state, numTiles, n, cub::NullType());
+}
+
+template <typename T>
+__global__ void __launch_bounds__(cugen::ScanByKeyPolicy<T>::BLOCK_THREADS) scanByKeyExclusiveSum(const int *keys, int *prevKeys, const T *in, T *out, void *state, int numTiles, int n, T init) {
+    cugen::scanByKey<T, T>(keys, prevKeys, in, out, state, numTiles, n, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedSum(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Sum>(in, out, offsets, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedMin(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Min>(in, out, offsets, init);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) segmentedMax(const T *in, T *out, const int *offsets, T init) {
+    cugen::segmentedReduce<T, cub::Max>(in, out, offsets, init);
+}
+
 // The policies the host needs, per type, as this architecture's
 // compilation chose them: the tile sizes and the scan's storage word.
 #define CUGEN_POLICY(T, name)                                                                              \
@@ -370,7 +761,20 @@ __global__ void __launch_bounds__(384) sortPairsDesc(int *lookback, int *ctrs, i
     extern "C" __device__ const int cugen_sort_keys_threads_##name = cugen::OnesweepPolicy<T, cub::NullType>::BLOCK_THREADS; \
     extern "C" __device__ const int cugen_sort_keys_items_##name = cugen::OnesweepPolicy<T, cub::NullType>::ITEMS_PER_THREAD; \
     extern "C" __device__ const int cugen_sort_pairs_threads_##name = cugen::OnesweepPolicy<T, int>::BLOCK_THREADS; \
-    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD;
+    extern "C" __device__ const int cugen_sort_pairs_items_##name = cugen::OnesweepPolicy<T, int>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_unique_threads_##name = cugen::SelectPolicy<T, cugen::kUnique>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_unique_items_##name = cugen::SelectPolicy<T, cugen::kUnique>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_flagged_threads_##name = cugen::SelectPolicy<T, cugen::kFlagged>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_flagged_items_##name = cugen::SelectPolicy<T, cugen::kFlagged>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_partition_threads_##name = cugen::SelectPolicy<T, cugen::kPartition>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_partition_items_##name = cugen::SelectPolicy<T, cugen::kPartition>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_rle_threads_##name = cugen::RlePolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_rle_items_##name = cugen::RlePolicy<T>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_histogram_threads_##name = cugen::HistogramSweepPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_histogram_items_##name = cugen::HistogramSweepPolicy<T>::PIXELS_PER_THREAD; \
+    extern "C" __device__ const int cugen_scan_by_key_threads_##name = cugen::ScanByKeyPolicy<T>::BLOCK_THREADS; \
+    extern "C" __device__ const int cugen_scan_by_key_items_##name = cugen::ScanByKeyPolicy<T>::ITEMS_PER_THREAD; \
+    extern "C" __device__ const int cugen_scan_by_key_word_##name = sizeof(typename cugen::ScanByKeyTileState<T>::TxnWord);
 
 CUGEN_POLICY(int, int32)
 CUGEN_POLICY(unsigned int, uint32)
@@ -378,3 +782,8 @@ CUGEN_POLICY(long long, int64)
 CUGEN_POLICY(unsigned long long, uint64)
 CUGEN_POLICY(float, float32)
 CUGEN_POLICY(double, float64)
+
+// The words of the select's and the run-length encode's tile states: the
+// host sizes their storage, (tiles + 32) words.
+extern "C" __device__ const int cugen_select_word = sizeof(typename cub::ScanTileState<int>::TxnWord);
+extern "C" __device__ const int cugen_rle_word = sizeof(typename cugen::RleTileState::TxnWord);

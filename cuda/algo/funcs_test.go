@@ -38,6 +38,15 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		hist      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[T], int32, int32, int32) error
 		keys      = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], int32, int32, int32) error
 		pairs     = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32, int32) error
+		unique    = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
+		flagged   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[uint8], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32) error
+		rle       = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[byte], int32, int32, int32) error
+		histEven  = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, T, T, T, T, int32, int32) error
+		histRange = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, *cuda.Buffer[T], int32, int32) error
+		sbkInit   = func(cuda.Config, *cuda.Buffer[byte], *cuda.Buffer[int32], *cuda.Buffer[int32], int32, int32) error
+		sbkIncl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32) error
+		sbkExcl   = func(cuda.Config, *cuda.Buffer[int32], *cuda.Buffer[int32], *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[byte], int32, int32, T) error
+		segment   = func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error
 	)
 	want := map[string]any{
 		"reduceSumTiles": tiles(nil), "reduceSumSingle": single(nil),
@@ -48,6 +57,11 @@ func launchFuncsOf[T Number](t *testing.T, fns map[string]any) int {
 		"scanInit": scanInit(nil), "scanInclusiveSum": incl(nil), "scanExclusiveSum": excl(nil),
 		"sortHistogramAsc": hist(nil), "sortHistogramDesc": hist(nil),
 		"sortKeysAsc": keys(nil), "sortKeysDesc": keys(nil), "sortPairsAsc": pairs(nil), "sortPairsDesc": pairs(nil),
+		"selectUnique": unique(nil), "selectFlagged": flagged(nil), "partitionFlagged": flagged(nil), "rleEncode": rle(nil),
+		"histogramEvenSmem": histEven(nil), "histogramEvenGmem": histEven(nil),
+		"histogramRangeSmem": histRange(nil), "histogramRangeGmem": histRange(nil),
+		"scanByKeyInit": sbkInit(nil), "scanByKeyInclusiveSum": sbkIncl(nil), "scanByKeyExclusiveSum": sbkExcl(nil),
+		"segmentedSum": segment(nil), "segmentedMin": segment(nil), "segmentedMax": segment(nil),
 	}
 	for k, w := range want {
 		key := k + "/" + typeName[T]()

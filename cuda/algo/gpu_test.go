@@ -80,14 +80,6 @@ func data[T Number](r *rand.Rand, n int) []T {
 	return out
 }
 
-func isFloat[T Number]() bool {
-	switch any(*new(T)).(type) {
-	case float32, float64:
-		return true
-	}
-	return false
-}
-
 // exact is whether T's sums of data's values are exact at n elements.
 func exact[T Number](n int) bool {
 	if _, ok := any(*new(T)).(float32); ok {

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -33,6 +34,12 @@ func TestMisuse(t *testing.T) {
 	idxClosed.Close()
 	closedS := standin.Must(ctx.NewStream())(t)
 	closedS.Close()
+	i64 := standin.Must(cuda.Alloc[int64](ctx, 10))(t)
+	big := standin.Must(cuda.Alloc[int32](ctx, 1<<24+1))(t)
+	flags10 := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
+	flags2 := standin.Must(cuda.Alloc[uint8](ctx, 2))(t)
+	flagsClosed := standin.Must(cuda.Alloc[uint8](ctx, 10))(t)
+	flagsClosed.Close()
 
 	for _, c := range []struct {
 		name string
@@ -61,6 +68,56 @@ func TestMisuse(t *testing.T) {
 		{"top-k closed input", func() error { return TopK(nil, s, closed, out1, idx1) }, "algo: TopK: ", cuda.ErrFreed},
 		{"nil Lib, top-k", func() error { return TopK(nil, s, in, out1, idx1) }, "algo: TopK: algo: nil *Lib", nil},
 		{"nil Lib", func() error { return Sum(nil, s, in, out1) }, "algo: Sum: algo: nil *Lib", nil},
+		{"select nil stream", func() error { return SelectFlagged(nil, nil, in, flags10, out10, idx1) }, "algo: SelectFlagged: algo: nil *cuda.Stream", nil},
+		{"select nil flags", func() error { return SelectFlagged(nil, s, in, nil, out10, idx1) }, "algo: SelectFlagged: algo: nil buffer", nil},
+		{"select nil count", func() error { return Unique(nil, s, in, out10, nil) }, "algo: Unique: algo: nil buffer", nil},
+		{"select flags of 2", func() error { return PartitionFlagged(nil, s, in, flags2, out10, idx1) }, "algo: PartitionFlagged[float32]: the flags have 2 elements for 10: want 10", nil},
+		{"select output of 2", func() error { return SelectFlagged(nil, s, in, flags10, out2, idx1) }, "algo: SelectFlagged[float32]: the output has 2 elements for 10: want 10", nil},
+		{"select count of 2", func() error { return Unique(nil, s, in, out10, idx2) }, "algo: Unique[float32]: the count has 2 elements: want 1", nil},
+		{"select closed flags", func() error { return SelectFlagged(nil, s, in, flagsClosed, out10, idx1) }, "algo: SelectFlagged: ", cuda.ErrFreed},
+		{"select closed count", func() error { return Unique(nil, s, in, out10, idxClosed) }, "algo: Unique: ", cuda.ErrFreed},
+		{"select closed input", func() error { return Unique(nil, s, closed, out10, idx1) }, "algo: Unique: ", cuda.ErrFreed},
+		{"nil Lib, select", func() error { return SelectFlagged(nil, s, in, flags10, in, idx1) }, "algo: SelectFlagged: algo: nil *Lib", nil},
+		{"nil Lib, partition", func() error { return PartitionFlagged(nil, s, in, flags10, out10, idx1) }, "algo: PartitionFlagged: algo: nil *Lib", nil},
+		{"rle nil stream", func() error { return RunLengthEncode(nil, nil, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *cuda.Stream", nil},
+		{"rle nil runs", func() error { return RunLengthEncode(nil, s, in, out10, v10, nil) }, "algo: RunLengthEncode: algo: nil buffer", nil},
+		{"rle counts of 2", func() error { return RunLengthEncode(nil, s, in, out10, idx2, idx1) }, "algo: RunLengthEncode[float32]: the counts have 2 elements for 10: want 10", nil},
+		{"rle unique of 2", func() error { return RunLengthEncode(nil, s, in, out2, v10, idx1) }, "algo: RunLengthEncode[float32]: the output has 2 elements for 10: want 10", nil},
+		{"rle runs of 2", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx2) }, "algo: RunLengthEncode[float32]: the run count has 2 elements: want 1", nil},
+		{"rle closed runs", func() error { return RunLengthEncode(nil, s, in, out10, v10, idxClosed) }, "algo: RunLengthEncode: ", cuda.ErrFreed},
+		{"partition in place", func() error { return PartitionFlagged(nil, s, in, flags10, in, idx1) }, "algo: PartitionFlagged[float32]: out overlaps in", nil},
+		{"partition overlapping", func() error {
+			return PartitionFlagged(nil, s, out10.Slice(0, 8), flags10.Slice(0, 8), out10.Slice(2, 10), idx1)
+		}, "algo: PartitionFlagged[float32]: out overlaps in", nil},
+		{"select overlapping", func() error { return Unique(nil, s, out10.Slice(0, 8), out10.Slice(1, 9), idx1) }, "algo: Unique[float32]: out overlaps in but is not in itself", nil},
+		{"scan by key overlapping", func() error { return InclusiveSumByKey(nil, s, idx2, out10.Slice(2, 4), out10.Slice(3, 5)) }, "algo: InclusiveSumByKey[float32]: out overlaps in but is not in itself", nil},
+		{"rle in place", func() error { return RunLengthEncode(nil, s, in, in, v10, idx1) }, "algo: RunLengthEncode[float32]: unique overlaps in", nil},
+		{"histogram nil stream", func() error { return HistogramEven(nil, nil, in, v10, 0, 1) }, "algo: HistogramEven: algo: nil *cuda.Stream", nil},
+		{"histogram nil hist", func() error { return HistogramEven(nil, s, in, nil, 0, 1) }, "algo: HistogramEven: algo: nil buffer", nil},
+		{"histogram no bins", func() error { return HistogramEven(nil, s, in, v10.Slice(0, 0), 0, 1) }, "algo: HistogramEven[float32]: a histogram of 0 bins: want 1 to 2147483646", nil},
+		{"histogram empty range", func() error { return HistogramEven(nil, s, in, v10, 1, 1) }, "algo: HistogramEven[float32]: bounds [1, 1): want finite lower < upper", nil},
+		{"histogram NaN bound", func() error { return HistogramEven(nil, s, in, v10, float32(math.NaN()), 1) }, "algo: HistogramEven[float32]: bounds [NaN, 1): want finite lower < upper", nil},
+		{"histogram infinite bound", func() error { return HistogramEven(nil, s, in, v10, 0, float32(math.Inf(1))) }, "algo: HistogramEven[float32]: bounds [0, +Inf): want finite lower < upper", nil},
+		{"histogram int64 overflow", func() error { return HistogramEven(nil, s, i64, v10, math.MinInt64, math.MaxInt64) }, "algo: HistogramEven[int64]: (9223372036854775807 - -9223372036854775808) x 10 bins overflows 64 bits (CUB refuses it)", nil},
+		{"histogram int32 overflow", func() error { return HistogramEven(nil, s, v10, idx2, math.MinInt32, math.MaxInt32) }, "algo: HistogramEven[int32]: (2147483647 - -2147483648) x 2 bins overflows 64 bits (CUB refuses it)", nil},
+		{"histogram closed hist", func() error { return HistogramEven(nil, s, in, idxClosed, 0, 1) }, "algo: HistogramEven: ", cuda.ErrFreed},
+		{"nil Lib, histogram", func() error { return HistogramEven(nil, s, in, v10, 0, 1) }, "algo: HistogramEven: algo: nil *Lib", nil},
+		{"histogram float32 bins past 2^24", func() error { return HistogramEven(nil, s, in, big, 0, 1) }, "algo: HistogramEven[float32]: a histogram of 16777217 bins: CUB passes bin numbers through float32, exact up to 2^24", nil},
+		{"histogram nil levels", func() error { return HistogramRange(nil, s, in, nil, v10) }, "algo: HistogramRange: algo: nil buffer", nil},
+		{"histogram levels of 10", func() error { return HistogramRange(nil, s, in, out10, v10) }, "algo: HistogramRange[float32]: 10 levels for 10 bins: want 11", nil},
+		{"histogram closed levels", func() error { return HistogramRange(nil, s, in, closed.Slice(0, 3), idx2) }, "algo: HistogramRange: ", cuda.ErrFreed},
+		{"nil Lib, histogram range", func() error { return HistogramRange(nil, s, in, out10.Slice(0, 3), idx2) }, "algo: HistogramRange: algo: nil *Lib", nil},
+		{"scan by key nil keys", func() error { return InclusiveSumByKey(nil, s, nil, in, out10) }, "algo: InclusiveSumByKey: algo: nil buffer", nil},
+		{"scan by key keys of 2", func() error { return ExclusiveSumByKey(nil, s, idx2, in, out10) }, "algo: ExclusiveSumByKey[float32]: the keys have 2 elements for 10: want 10", nil},
+		{"scan by key output of 2", func() error { return InclusiveSumByKey(nil, s, v10, in, out2) }, "algo: InclusiveSumByKey[float32]: the output has 2 elements for 10: want 10", nil},
+		{"scan by key closed keys", func() error { return InclusiveSumByKey(nil, s, idxClosed, in.Slice(0, 1), out1) }, "algo: InclusiveSumByKey: ", cuda.ErrFreed},
+		{"nil Lib, scan by key", func() error { return InclusiveSumByKey(nil, s, v10, in, out10) }, "algo: InclusiveSumByKey: algo: nil *Lib", nil},
+		{"segmented nil stream", func() error { return SegmentedSum(nil, nil, in, idx2, out1) }, "algo: SegmentedSum: algo: nil *cuda.Stream", nil},
+		{"segmented nil offsets", func() error { return SegmentedMin(nil, s, in, nil, out1) }, "algo: SegmentedMin: algo: nil buffer", nil},
+		{"segmented offsets of 1", func() error { return SegmentedMax(nil, s, in, idx1, out1) }, "algo: SegmentedMax[float32]: 1 offsets for 1 segments: want 2", nil},
+		{"segmented closed output", func() error { return SegmentedSum(nil, s, in, idx2, closed.Slice(0, 1)) }, "algo: SegmentedSum: ", cuda.ErrFreed},
+		{"nil Lib, segmented", func() error { return SegmentedSum(nil, s, in, idx2, out1) }, "algo: SegmentedSum: algo: nil *Lib", nil},
+		{"nil Lib, rle", func() error { return RunLengthEncode(nil, s, in, out10, v10, idx1) }, "algo: RunLengthEncode: algo: nil *Lib", nil},
 		{"nil Lib, sort", func() error { return SortKeys(nil, s, in, out10) }, "algo: SortKeys: algo: nil *Lib", nil},
 		{"nil Lib, arg", func() error { return ArgMin(nil, s, in, idx1, out1) }, "algo: ArgMin: algo: nil *Lib", nil},
 	} {

@@ -131,3 +131,96 @@ func planScan(p policy, kernel string, n int) plan {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// planSelect is CUB's DispatchSelectIf::Invoke for n items in tiles of
+// t, kernel one of selectUnique, selectFlagged and partitionFlagged: the
+// tile states of ceil(n/tile) tiles (ScanTileState<int>, selectWord
+// bytes a tile and 32 of padding) initialised by selectInit, which also
+// writes a count of 0; then, for n > 0, one block a tile, the last tile
+// writing the count. (CUB's grid is 2-D past maxGridX tiles; int offsets
+// keep the tiles under it.)
+func planSelect(t tile, kernel string, n int) plan {
+	tiles := ceilDiv(n, t.size())
+	pl := plan{tempBytes: (tiles + tileStatePadding) * selectWord}
+	pl.steps = append(pl.steps, step{kernel: "selectInit", grid: uint32(max(1, ceilDiv(tiles, initThreads))), block: initThreads, out: opTemp, n: int32(tiles)})
+	if n > 0 {
+		pl.steps = append(pl.steps, step{kernel: kernel, grid: uint32(tiles), block: uint32(t.threads), in: opIn, out: opOut,
+			n: int32(n), numTiles: int32(tiles)})
+	}
+	return pl
+}
+
+// planRle is CUB's DispatchReduceByKey::Invoke for DeviceRunLengthEncode::
+// Encode of n items: planSelect's shape with the reduction by key's tile
+// states (rleWord bytes a tile), rleInit writing a run count of 0, and
+// rleEncode in launches of at most maxGridX tiles, each from the tile the
+// last ended at.
+func planRle(t tile, n int) plan {
+	tiles := ceilDiv(n, t.size())
+	pl := plan{tempBytes: (tiles + tileStatePadding) * rleWord}
+	pl.steps = append(pl.steps, step{kernel: "rleInit", grid: uint32(max(1, ceilDiv(tiles, initThreads))), block: initThreads, out: opTemp, n: int32(tiles)})
+	for start := 0; start < tiles; start += maxGridX {
+		pl.steps = append(pl.steps, step{kernel: "rleEncode", grid: uint32(min(tiles-start, maxGridX)), block: uint32(t.threads), in: opIn, out: opOut,
+			n: int32(n), numTiles: int32(tiles), startTile: int32(start)})
+	}
+	return pl
+}
+
+// histogramSmemBins is DispatchHistogram's MAX_PRIVATIZED_SMEM_BINS: up to
+// this many bins, each block counts in shared memory; past it, in its own
+// row of global memory.
+const histogramSmemBins = 256
+
+// histPlan is CUB's dispatch_histogram::Invoke for n samples of one
+// channel into bins bins: a grid of min(occupancy, tiles) blocks (one row:
+// the samples are contiguous), each over every grid-th tile, counting in
+// shared memory (kernel ...Smem) or, past histogramSmemBins bins, in grid
+// rows of bins int32s of temporary storage (...Gmem). No blocks for n ==
+// 0: the output is only cleared.
+type histPlan struct {
+	kernel      string // histogramEvenSmem, histogramRangeGmem, ...
+	grid, block uint32
+	tilesPerRow int
+	privatized  int // int32s of temporary storage
+}
+
+func planHistogram(t tile, kind string, n, bins, occupancy int) histPlan {
+	tiles := ceilDiv(n, t.size())
+	pl := histPlan{kernel: "histogram" + kind + "Smem", grid: uint32(min(max(1, occupancy), tiles)), block: uint32(t.threads), tilesPerRow: tiles}
+	if bins > histogramSmemBins {
+		pl.kernel = "histogram" + kind + "Gmem"
+		pl.privatized = int(pl.grid) * bins
+	}
+	return pl
+}
+
+// planScanByKey is CUB's DispatchScanByKey::Invoke for n items: nothing
+// for n == 0; else the tile states of ceil(n/tile) tiles (scanByKeyWord
+// bytes each, 32 of padding) and the tiles+1 int32 keys before each tile,
+// which scanByKeyInit writes (its n is the tile's items), then one block
+// a tile (CUB 2.5's agent numbers its tile by blockIdx.x alone, so one
+// launch; int offsets keep the tiles under maxGridX).
+func planScanByKey(t tile, kernel string, n int) plan {
+	if n == 0 {
+		return plan{}
+	}
+	tiles := ceilDiv(n, t.size())
+	return plan{
+		tempBytes: (tiles + tileStatePadding) * scanByKeyWord,
+		tempElems: tiles + 1,
+		steps: []step{
+			{kernel: "scanByKeyInit", grid: uint32(ceilDiv(tiles, initThreads)), block: initThreads, in: opIn, out: opTemp, n: int32(t.size()), numTiles: int32(tiles)},
+			{kernel: kernel, grid: uint32(tiles), block: uint32(t.threads), in: opIn, out: opOut, n: int32(n), numTiles: int32(tiles)},
+		},
+	}
+}
+
+// planSegmented is CUB's DispatchSegmentedReduce for segments segments:
+// one block of the reduce policy's threads a segment, no temporary
+// storage; nothing for no segments.
+func planSegmented(p policy, op string, segments int) plan {
+	if segments == 0 {
+		return plan{}
+	}
+	return plan{steps: []step{{kernel: "segmented" + op, grid: uint32(segments), block: uint32(p.reduceThreads), in: opIn, out: opOut, n: int32(segments)}}}
+}

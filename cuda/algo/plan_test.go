@@ -141,3 +141,104 @@ func TestPlanSort(t *testing.T) {
 		}
 	}
 }
+
+// CUB's DispatchSelectIf: selectInit always (it writes the count of an
+// empty input), over the tile states of every tile, (tiles + 32) 8-byte
+// words, then one block a tile.
+func TestPlanSelect(t *testing.T) {
+	flagged := policies[90]["float32"].flagged // 384 x 15: tiles of 5760
+	unique := policies[90]["int64"].unique     // 384 x 11: 4224
+	for _, c := range []struct {
+		t      tile
+		kernel string
+		n      int
+		want   string
+	}{
+		{flagged, "selectFlagged", 0, "temp 0 elems 256 bytes; selectInit<<<1, 128>>>(- -> temp, n=0, tiles=0, start=0)"},
+		{flagged, "selectFlagged", 1, "temp 0 elems 264 bytes; selectInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) selectFlagged<<<1, 384>>>(in -> out, n=1, tiles=1, start=0)"},
+		{flagged, "partitionFlagged", 5760, "temp 0 elems 264 bytes; selectInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) partitionFlagged<<<1, 384>>>(in -> out, n=5760, tiles=1, start=0)"},
+		{flagged, "selectFlagged", 5761, "temp 0 elems 272 bytes; selectInit<<<1, 128>>>(- -> temp, n=2, tiles=0, start=0) selectFlagged<<<2, 384>>>(in -> out, n=5761, tiles=2, start=0)"},
+		{unique, "selectUnique", 1 << 28, "temp 0 elems 508664 bytes; selectInit<<<497, 128>>>(- -> temp, n=63551, tiles=0, start=0) selectUnique<<<63551, 384>>>(in -> out, n=268435456, tiles=63551, start=0)"},
+	} {
+		if got := planString(planSelect(c.t, c.kernel, c.n)); got != c.want {
+			t.Errorf("%s n=%d:\n got %s\nwant %s", c.kernel, c.n, got, c.want)
+		}
+	}
+}
+
+// DeviceRunLengthEncode::Encode: rleInit always (the run count of an
+// empty input), over (tiles + 32) 16-byte words, then rleEncode.
+func TestPlanRle(t *testing.T) {
+	i32 := policies[80]["int32"].rle   // 256 x 13: tiles of 3328
+	f64 := policies[80]["float64"].rle // 224 x 9: 2016
+	for _, c := range []struct {
+		t    tile
+		n    int
+		want string
+	}{
+		{i32, 0, "temp 0 elems 512 bytes; rleInit<<<1, 128>>>(- -> temp, n=0, tiles=0, start=0)"},
+		{i32, 3328, "temp 0 elems 528 bytes; rleInit<<<1, 128>>>(- -> temp, n=1, tiles=0, start=0) rleEncode<<<1, 256>>>(in -> out, n=3328, tiles=1, start=0)"},
+		{i32, 3329, "temp 0 elems 544 bytes; rleInit<<<1, 128>>>(- -> temp, n=2, tiles=0, start=0) rleEncode<<<2, 256>>>(in -> out, n=3329, tiles=2, start=0)"},
+		{f64, 1<<20 + 1, "temp 0 elems 8848 bytes; rleInit<<<5, 128>>>(- -> temp, n=521, tiles=0, start=0) rleEncode<<<521, 224>>>(in -> out, n=1048577, tiles=521, start=0)"},
+	} {
+		if got := planString(planRle(c.t, c.n)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
+// CUB's dispatch_histogram: min(occupancy, tiles) blocks in one row,
+// shared-memory bins up to 256, else a row of global memory a block.
+func TestPlanHistogram(t *testing.T) {
+	f32 := policies[90]["float32"].histogram // 384 x 16: tiles of 6144
+	f64 := policies[80]["float64"].histogram // 384 x 8: 3072
+	for _, c := range []struct {
+		t                  tile
+		kind               string
+		n, bins, occupancy int
+		want               histPlan
+	}{
+		{f32, "Even", 0, 10, 660, histPlan{"histogramEvenSmem", 0, 384, 0, 0}},
+		{f32, "Even", 1, 256, 660, histPlan{"histogramEvenSmem", 1, 384, 1, 0}},
+		{f32, "Range", 6145, 1, 660, histPlan{"histogramRangeSmem", 2, 384, 2, 0}},
+		{f32, "Even", 1 << 28, 257, 660, histPlan{"histogramEvenGmem", 660, 384, 43691, 660 * 257}},
+		{f64, "Range", 3073, 1000, 540, histPlan{"histogramRangeGmem", 2, 384, 2, 2000}},
+	} {
+		if got := planHistogram(c.t, c.kind, c.n, c.bins, c.occupancy); got != c.want {
+			t.Errorf("%s n=%d bins=%d:\n got %+v\nwant %+v", c.kind, c.n, c.bins, got, c.want)
+		}
+	}
+}
+
+// CUB's DispatchScanByKey: nothing for no items; else the tile states,
+// (tiles + 32) 16-byte words, and tiles+1 keys before the tiles, both
+// written by scanByKeyInit, then one block a tile.
+func TestPlanScanByKey(t *testing.T) {
+	i32 := policies[90]["int32"].scanByKey   // 288 x 14: tiles of 4032
+	f64 := policies[80]["float64"].scanByKey // 256 x 9: 2304
+	for _, c := range []struct {
+		t    tile
+		n    int
+		want string
+	}{
+		{i32, 0, "temp 0 elems 0 bytes;"},
+		{i32, 1, "temp 2 elems 528 bytes; scanByKeyInit<<<1, 128>>>(in -> temp, n=4032, tiles=1, start=0) scanByKeyInclusiveSum<<<1, 288>>>(in -> out, n=1, tiles=1, start=0)"},
+		{i32, 4033, "temp 3 elems 544 bytes; scanByKeyInit<<<1, 128>>>(in -> temp, n=4032, tiles=2, start=0) scanByKeyInclusiveSum<<<2, 288>>>(in -> out, n=4033, tiles=2, start=0)"},
+		{f64, 1 << 20, "temp 457 elems 7808 bytes; scanByKeyInit<<<4, 128>>>(in -> temp, n=2304, tiles=456, start=0) scanByKeyInclusiveSum<<<456, 256>>>(in -> out, n=1048576, tiles=456, start=0)"},
+	} {
+		if got := planString(planScanByKey(c.t, "scanByKeyInclusiveSum", c.n)); got != c.want {
+			t.Errorf("n=%d:\n got %s\nwant %s", c.n, got, c.want)
+		}
+	}
+}
+
+// DeviceSegmentedReduce: a block of the reduce policy a segment.
+func TestPlanSegmented(t *testing.T) {
+	p := policies[80]["float32"]
+	if got := planString(planSegmented(p, "Min", 0)); got != "temp 0 elems 0 bytes;" {
+		t.Errorf("no segments: %s", got)
+	}
+	if got, want := planString(planSegmented(p, "Min", 5)), "temp 0 elems 0 bytes; segmentedMin<<<5, 256>>>(in -> out, n=5, tiles=0, start=0)"; got != want {
+		t.Errorf("5 segments:\n got %s\nwant %s", got, want)
+	}
+}

@@ -8,7 +8,9 @@ import (
 // policy is what the host dispatch needs of the tuning one image's kernels
 // were compiled with, for one element type: CUB's
 // DeviceReducePolicy::Policy600 (reduce) and DeviceScanPolicy's
-// Policy800 or Policy900 (scan), after CUB's MemBoundScaling. cub.cu
+// Policy800 or Policy900 (scan), after CUB's MemBoundScaling, and the
+// Policy800 or Policy900 of the radix sort, the select and the run-length
+// encode. cub.cu
 // exports the same numbers from each image as extern "C" __device__
 // constants; TestPolicies reads them out of the embedded images and holds
 // this table to them.
@@ -22,30 +24,67 @@ type policy struct {
 	sortKeysItems              int // and items per thread
 	sortPairsThreads           int // of keys and int32 values
 	sortPairsItems             int
+	agentTiles
 }
+
+// agentTiles are the tiles of the agents whose tuning depends on the
+// type's size alone.
+type agentTiles struct {
+	unique, flagged, partition tile // AgentSelectIf: Unique, SelectFlagged, PartitionFlagged
+	rle                        tile // AgentReduceByKey of RunLengthEncode
+	histogram                  tile // AgentHistogram: block threads, samples per thread
+	scanByKey                  tile // AgentScanByKey of int32 keys and T values
+}
+
+// tile is an agent's block threads and items per thread.
+type tile struct{ threads, items int }
+
+func (t tile) size() int { return t.threads * t.items }
+
+// The words of the select's tile states (ScanTileState<int>) and the
+// run-length encode's (ReduceByKeyScanTileState<int, int>), for every
+// architecture and type: cub.cu's cugen_select_word and cugen_rle_word.
+const (
+	selectWord    = 8
+	rleWord       = 16
+	scanByKeyWord = 16 // ReduceByKeyScanTileState<T, int>: cugen_scan_by_key_word_<type>
+)
 
 func (p policy) reduceTile() int { return p.reduceThreads * p.reduceItems }
 func (p policy) scanTile() int   { return p.scanThreads * p.scanItems }
 func (p policy) argTile() int    { return p.reduceThreads * p.argItems }
 
+// The select's, run-length encode's and histogram's tiles, by
+// architecture and type size: CUB's sm80_tuning and sm90_tuning of
+// tuning_select_if.cuh and tuning_run_length_encode.cuh (int offsets and
+// lengths, primitive items), tuning_histogram.cuh's Policy500 and
+// Policy900 (the same for samples of 4 and 8 bytes), and
+// tuning_scan_by_key.cuh's sm80_tuning and sm90_tuning (4-byte keys).
+var (
+	sel80x4 = agentTiles{tile{256, 18}, tile{320, 10}, tile{192, 12}, tile{256, 13}, tile{384, 16}, tile{256, 15}}
+	sel80x8 = agentTiles{tile{192, 10}, tile{384, 6}, tile{192, 12}, tile{224, 9}, tile{384, 8}, tile{256, 9}}
+	sel90x4 = agentTiles{tile{384, 17}, tile{384, 15}, tile{256, 20}, tile{192, 14}, tile{384, 16}, tile{288, 14}}
+	sel90x8 = agentTiles{tile{384, 11}, tile{384, 11}, tile{224, 6}, tile{128, 19}, tile{384, 8}, tile{224, 14}}
+)
+
 // policies[arch][type]: arch 80 is the sm_80 cubin (compute capability
 // 8.x), 90 the sm_90 cubin and the compute_90 PTX (9.0 and later).
 var policies = map[int]map[string]policy{
 	80: {
-		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
-		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21},
-		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
-		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10},
-		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21},
-		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10},
+		"int32":   {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"uint32":  {256, 16, 320, 12, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"int64":   {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8},
+		"uint64":  {256, 8, 288, 11, 16, 4, 16, 384, 10, 384, 10, sel80x8},
+		"float32": {256, 16, 288, 8, 8, 8, 8, 384, 21, 384, 21, sel80x4},
+		"float64": {256, 8, 384, 6, 16, 4, 16, 384, 10, 384, 10, sel80x8},
 	},
 	90: {
-		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
-		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23},
-		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
-		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
-		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23},
-		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15},
+		"int32":   {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4},
+		"uint32":  {256, 16, 128, 24, 8, 8, 8, 384, 20, 384, 23, sel90x4},
+		"int64":   {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
+		"uint64":  {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
+		"float32": {256, 16, 128, 24, 8, 8, 8, 384, 19, 384, 23, sel90x4},
+		"float64": {256, 8, 224, 12, 16, 4, 16, 384, 15, 384, 15, sel90x8},
 	},
 }
 

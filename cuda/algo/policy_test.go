@@ -66,8 +66,13 @@ func TestPolicies(t *testing.T) {
 		arch int
 	}{{"sm_80.cubin", 80}, {"sm_90.cubin", 90}, {"compute_90.ptx", 90}} {
 		got := imageConstants(t, im.file)
-		if len(got) != 11*len(policies[im.arch]) {
-			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), 11*len(policies[im.arch]))
+		if want := 24*len(policies[im.arch]) + 2; len(got) != want {
+			t.Errorf("%s: %d cugen_ constants, want %d", im.file, len(got), want)
+		}
+		for name, want := range map[string]int{"cugen_select_word": selectWord, "cugen_rle_word": rleWord} {
+			if v, ok := got[name]; !ok || v != want {
+				t.Errorf("%s: %s = %d (found %v), the table has %d", im.file, name, v, ok, want)
+			}
 		}
 		for ty, p := range policies[im.arch] {
 			for name, want := range map[string]int{
@@ -76,6 +81,13 @@ func TestPolicies(t *testing.T) {
 				"arg_items": p.argItems, "arg_pair": p.argPair,
 				"sort_keys_threads": p.sortKeysThreads, "sort_keys_items": p.sortKeysItems,
 				"sort_pairs_threads": p.sortPairsThreads, "sort_pairs_items": p.sortPairsItems,
+				"unique_threads": p.unique.threads, "unique_items": p.unique.items,
+				"flagged_threads": p.flagged.threads, "flagged_items": p.flagged.items,
+				"partition_threads": p.partition.threads, "partition_items": p.partition.items,
+				"rle_threads": p.rle.threads, "rle_items": p.rle.items,
+				"histogram_threads": p.histogram.threads, "histogram_items": p.histogram.items,
+				"scan_by_key_threads": p.scanByKey.threads, "scan_by_key_items": p.scanByKey.items,
+				"scan_by_key_word": scanByKeyWord,
 			} {
 				key := fmt.Sprintf("cugen_%s_%s", name, ty)
 				if v, ok := got[key]; !ok || v != want {

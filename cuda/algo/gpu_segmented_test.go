@@ -1,0 +1,87 @@
+package algo
+
+// GPU tests of SegmentedSum, SegmentedMin and SegmentedMax against Go
+// loops; they skip without a device (CUGEN_REQUIRE_GPU=1: fail instead).
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cugen/cugen/cuda"
+)
+
+func TestGPUSegmented(t *testing.T) {
+	ctx, a, s := gpuLib(t)
+	t.Run("int32", func(t *testing.T) { gpuSegmented[int32](t, ctx, a, s) })
+	t.Run("uint32", func(t *testing.T) { gpuSegmented[uint32](t, ctx, a, s) })
+	t.Run("int64", func(t *testing.T) { gpuSegmented[int64](t, ctx, a, s) })
+	t.Run("uint64", func(t *testing.T) { gpuSegmented[uint64](t, ctx, a, s) })
+	t.Run("float32", func(t *testing.T) { gpuSegmented[float32](t, ctx, a, s) })
+	t.Run("float64", func(t *testing.T) { gpuSegmented[float64](t, ctx, a, s) })
+}
+
+// segmentOffsets is offsets over n elements: from 0 to 2, then segments
+// one in 8 empty, one in 8 of up to 20000 elements (many tiles), the
+// others of up to 63; the last may end before n.
+func segmentOffsets(r *rand.Rand, n int) []int32 {
+	off := []int32{int32(min(n, r.IntN(3)))}
+	for cur := int(off[0]); cur < n; {
+		l := r.IntN(64)
+		switch r.IntN(8) {
+		case 0:
+			l = 0
+		case 1:
+			l = r.IntN(20_000)
+		}
+		cur = min(n, cur+l)
+		if r.IntN(1000) == 0 {
+			cur = max(int(off[len(off)-1]), cur-1) // the last segment may stop short
+			off = append(off, int32(cur))
+			break
+		}
+		off = append(off, int32(cur))
+	}
+	return off
+}
+
+// Sum, Min and Max of every segment at every size, with empty segments
+// (0, T's greatest and least) among them, against loops; the sums are
+// exact (data's small integral floats, in segments of at most 20000), so
+// compared exactly.
+func gpuSegmented[T Number](t *testing.T, ctx *cuda.Context, a *Lib, s *cuda.Stream) {
+	r := rand.New(rand.NewPCG(11, uint64(sizeOf[T]())))
+	for _, n := range selectSizes[T]() {
+		host := data[T](r, n)
+		off := segmentOffsets(r, n)
+		segs := len(off) - 1
+		sum, lo, hi := make([]T, segs), make([]T, segs), make([]T, segs)
+		for i := range segs {
+			sum[i], lo[i], hi[i] = 0, greatest[T](), least[T]()
+			for _, v := range host[off[i]:off[i+1]] {
+				sum[i] += v
+				lo[i], hi[i] = min(lo[i], v), max(hi[i], v)
+			}
+		}
+		in := must(cuda.AllocFrom(ctx, host))(t)
+		offsets := must(cuda.AllocFrom(ctx, off))(t)
+		out := must(cuda.Alloc[T](ctx, segs))(t)
+		for _, c := range []struct {
+			name string
+			f    func(*Lib, *cuda.Stream, *cuda.Buffer[T], *cuda.Buffer[int32], *cuda.Buffer[T]) error
+			want []T
+		}{{"SegmentedSum", SegmentedSum[T], sum}, {"SegmentedMin", SegmentedMin[T], lo}, {"SegmentedMax", SegmentedMax[T], hi}} {
+			name := fmt.Sprintf("%s n=%d segments=%d", c.name, n, segs)
+			if err := c.f(a, s, in, offsets, out); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got := result(t, s, out)
+			if i := diffBits(got, c.want); i >= 0 {
+				t.Errorf("%s: [%d] (in[%d:%d]) = %v, want %v", name, i, off[i], off[i+1], got[i], c.want[i])
+			}
+		}
+		in.Close()
+		offsets.Close()
+		out.Close()
+	}
+}

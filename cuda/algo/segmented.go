@@ -1,0 +1,63 @@
+package algo
+
+import (
+	"fmt"
+
+	"github.com/cugen/cugen/cuda"
+)
+
+// SegmentedSum queues out[i] = the sum of in[offsets[i]:offsets[i+1]]
+// for each of out's segments, on s (CUB's DeviceSegmentedReduce::Sum, a
+// block a segment). offsets has out.Len()+1 elements, non-decreasing,
+// from 0 to at most in's length (not checked: that would read them); the
+// segments may leave elements out. An empty segment sums to 0. Floats are
+// summed in CUB's order, as [Sum] says.
+func SegmentedSum[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T]) error {
+	return segmented(a, "Sum", s, in, offsets, out, 0)
+}
+
+// SegmentedMin is [SegmentedSum] for each segment's least element, as
+// [Min] finds it; an empty segment gives T's greatest value (+Inf for
+// floats).
+func SegmentedMin[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T]) error {
+	return segmented(a, "Min", s, in, offsets, out, greatest[T]())
+}
+
+// SegmentedMax is [SegmentedSum] for each segment's greatest element, as
+// [Max] finds it; an empty segment gives T's least value (-Inf for
+// floats).
+func SegmentedMax[T Number](a *Lib, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T]) error {
+	return segmented(a, "Max", s, in, offsets, out, least[T]())
+}
+
+func segmented[T Number](a *Lib, op string, s *cuda.Stream, in *cuda.Buffer[T], offsets *cuda.Buffer[int32], out *cuda.Buffer[T], init T) error {
+	name := "Segmented" + op
+	if s == nil {
+		return fmt.Errorf("algo: %s: %w", name, errNilStream)
+	}
+	if in == nil || out == nil || offsets == nil {
+		return fmt.Errorf("algo: %s: %w", name, errNilBuffer)
+	}
+	if offsets.Len() != out.Len()+1 {
+		return fmt.Errorf("algo: %s[%s]: %d offsets for %d segments: want %d", name, typeName[T](), offsets.Len(), out.Len(), out.Len()+1)
+	}
+	if err := s.Call(nop, offsets); err != nil {
+		return fmt.Errorf("algo: %s: %w", name, err)
+	}
+	if err := check(a, name, s, in, out, out.Len(), nil); err != nil {
+		return err
+	}
+	t := typeName[T]()
+	for _, st := range planSegmented(policyOf[T](a), op, out.Len()).steps {
+		cfg := cuda.Config{Grid: cuda.Dim3{X: st.grid}, Block: cuda.Dim3{X: st.block}, Stream: s}
+		f, ok := a.fns[st.kernel+"/"+t].(func(cuda.Config, *cuda.Buffer[T], *cuda.Buffer[T], *cuda.Buffer[int32], T) error)
+		err := fmt.Errorf("no kernel %s for %s", st.kernel, t)
+		if ok {
+			err = f(cfg, in, out, offsets, init)
+		}
+		if err != nil {
+			return fmt.Errorf("algo: %s[%s]: %s: %w", name, t, st.kernel, err)
+		}
+	}
+	return nil
+}
