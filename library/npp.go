@@ -71,7 +71,7 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 		Title:      title,
 		Package:    key,
 		Imports:    []ir.Library{"nppc"},
-		Doc:        NPPC.Doc,
+		Doc:        NPPC.Doc + "\n\n" + nppMemoryDoc,
 		Include:    headers[:1],
 		Declare:    headers,
 		Prefixes:   prefixes,
