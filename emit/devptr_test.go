@@ -229,6 +229,20 @@ func TestCublasMemory(t *testing.T) {
 			"GenerateLongLong":          {"outputPtr": "ffi.HostOrDevice[uint64]"},
 			"CreatePoissonDistribution": {"discrete_distribution": "*DiscreteDistribution"},
 		},
+		"cublaslt": { // the matrices and workspace device memory, the scalars by the descriptor's pointer mode
+			"Matmul": {"alpha": "ffi.HostOrDeviceAddr", "a": "ffi.DeviceAddr", "d": "ffi.DeviceAddr", "workspace": "ffi.DeviceAddr", "algo": "*MatmulAlgo"},
+		},
+		"cublasxt": { // host matrices by design, device ones since CUDA 8; host scalars
+			"Sgemm": {"alpha": "*float32", "a": "ffi.HostOrDevice[float32]", "c": "ffi.HostOrDevice[float32]"},
+		},
+		"cusolvermg": { // a host array of one device pointer a device
+			"Getrf": {"array_d_A": "*ffi.DeviceAddr", "array_d_IPIV": "*ffi.DevicePtr[int32]", "info": "*int32"},
+			"Syevd": {"w": "unsafe.Pointer"},
+		},
+		"cufftxt": {
+			"Exec":        {"input": "ffi.DeviceAddr", "output": "ffi.DeviceAddr"},
+			"SetWorkArea": {"workArea": "*ffi.DeviceAddr"},
+		},
 		"nppist": { // NPP's rule: p names device, a planar or per-channel array of pointers a host array of device pointers, hp and n names host
 			"Sum8uC1RCtx":                  {"src": "ffi.DevicePtr[nppc.Npp8u]", "deviceBuffer": "ffi.DevicePtr[nppc.Npp8u]", "sum": "ffi.DevicePtr[nppc.Npp64f]"},
 			"Sum8uC3RCtx":                  {"aSum": "ffi.DevicePtr[nppc.Npp64f]"},
@@ -322,7 +336,8 @@ func TestCublasMemory(t *testing.T) {
 func TestMemoryComplete(t *testing.T) {
 	descs := []*library.Desc{library.CuBLAS, library.CuFFT, library.CuRAND, library.CuSOLVER, library.CuSPARSE,
 		library.NPPC, library.NPPIAL, library.NPPICC, library.NPPIDEI, library.NPPIF, library.NPPIG,
-		library.NPPIM, library.NPPIST, library.NPPISU, library.NPPITC, library.NPPS}
+		library.NPPIM, library.NPPIST, library.NPPISU, library.NPPITC, library.NPPS,
+		library.CuBLASLt, library.CuBLASXt, library.CuSOLVERMg, library.CuFFTXt}
 	for _, d := range descs {
 		used := map[string]bool{}
 		rows := d.Overrides.Memory

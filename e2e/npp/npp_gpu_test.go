@@ -201,7 +201,7 @@ func TestCuSOLVERMgSyevd12(t *testing.T) {
 	if err := cudart.Memcpy(dA, unsafe.Pointer(&a[0]), uint64(len(a)*8), cudart.MemcpyHostToDevice); err != nil {
 		t.Fatal(err)
 	}
-	arrA := []unsafe.Pointer{dA}
+	arrA := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(dA))} // one device: a host array of its device pointer
 	w := make([]float64, n)
 	lwork, err := cusolvermg.SyevdBufferSize(h, cusolver.EigModeVector, cublas.FillModeLower, n, &arrA[0], 1, 1, desc,
 		unsafe.Pointer(&w[0]), cudart.R64F, cudart.R64F)
@@ -213,7 +213,7 @@ func TestCuSOLVERMgSyevd12(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cudart.Free(work)
-	arrWork := []unsafe.Pointer{work}
+	arrWork := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(work))}
 	var info int32
 	if err := cusolvermg.Syevd(h, cusolver.EigModeVector, cublas.FillModeLower, n, &arrA[0], 1, 1, desc,
 		unsafe.Pointer(&w[0]), cudart.R64F, cudart.R64F, &arrWork[0], lwork, &info); err != nil {

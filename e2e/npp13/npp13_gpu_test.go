@@ -236,13 +236,13 @@ func TestCuSOLVERMgPotrf13(t *testing.T) {
 	must(t, "cudaMalloc", err)
 	defer cudart.Free(dA)
 	must(t, "cudaMemcpy", cudart.Memcpy(dA, unsafe.Pointer(&a[0]), uint64(len(a)*8), cudart.MemcpyHostToDevice))
-	arrA := []unsafe.Pointer{dA}
+	arrA := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(dA))} // one device: a host array of its device pointer
 	lwork, err := cusolvermg.PotrfBufferSize(h, cublas.FillModeLower, n, &arrA[0], 1, 1, desc, cudart.R64F)
 	must(t, "cusolverMgPotrf_bufferSize", err)
 	work, err := cudart.Malloc(uint64(max(lwork, 1) * 8))
 	must(t, "cudaMalloc", err)
 	defer cudart.Free(work)
-	arrWork := []unsafe.Pointer{work}
+	arrWork := []ffi.DeviceAddr{ffi.DeviceAddr(uintptr(work))}
 	var info int32
 	must(t, "cusolverMgPotrf", cusolvermg.Potrf(h, cublas.FillModeLower, n, &arrA[0], 1, 1, desc, cudart.R64F, &arrWork[0], lwork, &info))
 	must(t, "cudaDeviceSynchronize", cudart.DeviceSynchronize())
