@@ -23,11 +23,17 @@ import (
 // memoryRule is the library's memory row for f's parameter p, if one
 // applies, and the row's key: only pointer parameters are classified.
 func (m *model) memoryRule(f *ir.Function, p *param) (library.MemoryRule, string, bool) {
-	rt := m.resolve(p.c.Type)
-	if len(m.desc.Overrides.Memory) == 0 || rt.Kind != ir.Pointer || p.c.Type.Kind == ir.Named && m.isHandleType(rt) {
+	if len(m.desc.Overrides.Memory) == 0 || !m.memoryClassifiable(p) {
 		return library.MemoryRule{}, "", false
 	}
 	return m.desc.Overrides.MemoryOf(f.Name, p.c.Name)
+}
+
+// memoryClassifiable reports whether p is a parameter memory rows
+// classify: a pointer, not a handle (an opaque pointer typedef).
+func (m *model) memoryClassifiable(p *param) bool {
+	rt := m.resolve(p.c.Type)
+	return rt.Kind == ir.Pointer && !(p.c.Type.Kind == ir.Named && m.isHandleType(rt))
 }
 
 // hostArrayOfDevice reports whether the row r makes the parameter of C
@@ -171,7 +177,7 @@ func (m *model) memoryUnclassified(p *param) bool {
 	}
 	for k := range rows {
 		if strings.Contains(k, "*") {
-			return m.resolve(p.c.Type).Kind == ir.Pointer
+			return m.memoryClassifiable(p)
 		}
 	}
 	return p.role == rolePointer && p.c.Direction != ir.Out

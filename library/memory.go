@@ -50,7 +50,8 @@ type MemoryRule struct {
 
 // MemoryOf returns the rule of o.Memory for parameter param of the C
 // function fn and the row's key: the row "fn.param" if there is one, else
-// the row "param", else the longest pattern that matches param, else the
+// a function pattern's ("*Host.param", then "*Host.*"), else the row
+// "param", else the longest pattern that matches param, else the
 // library's default row "*". A pattern "pre*" matches a name that starts
 // with pre and goes on with an upper-case letter (Hungarian notation:
 // "hp*" matches hpBufferSize, not hpx); a pattern "*Suf" matches a name
@@ -59,12 +60,27 @@ func (o *Overrides) MemoryOf(fn, param string) (MemoryRule, string, bool) {
 	if r, ok := o.Memory[fn+"."+param]; ok {
 		return r, fn + "." + param, true
 	}
+	// A function pattern: "*Host.x" for x of every function whose name
+	// ends in Host, "*Host.*" for all its pointers (cusolverSp's CPU
+	// functions).
+	fbest := ""
+	for k := range o.Memory {
+		f, p, ok := strings.Cut(k, ".")
+		if ok && strings.HasPrefix(f, "*") && (p == param || p == "*") && len(fn) > len(f)-1 && strings.HasSuffix(fn, f[1:]) {
+			if fbest == "" || p != "*" {
+				fbest = k
+			}
+		}
+	}
+	if fbest != "" {
+		return o.Memory[fbest], fbest, true
+	}
 	if r, ok := o.Memory[param]; ok {
 		return r, param, true
 	}
 	best := ""
 	for k := range o.Memory {
-		if len(k) > len(best) && memoryPatternMatches(k, param) {
+		if len(k) > len(best) && !strings.Contains(k, ".") && memoryPatternMatches(k, param) {
 			best = k
 		}
 	}

@@ -2,7 +2,8 @@ package library
 
 import "testing"
 
-// TestMemoryOf: a function's row wins over a name's, a name's over a
+// TestMemoryOf: a function's row wins over a function pattern's
+// ("*Cpu.x", then "*Cpu.*"), that over a name's row, a name's over a
 // pattern, the longest matching pattern over a shorter one, and a pattern
 // over the default row "*". "pre*" wants an upper-case letter after pre
 // (Hungarian notation), "*Suf" at least one character before Suf.
@@ -14,6 +15,8 @@ func TestMemoryOf(t *testing.T) {
 		"hp*":    {Memory: HostMemory, Why: "hp"},
 		"*Host":  {Memory: HostMemory, Why: "Host"},
 		"*":      {Memory: DeviceMemory, Why: "default"},
+		"*Cpu.*": {Memory: HostMemory, Why: "a Cpu function"},
+		"*Cpu.x": {Memory: HostOrDeviceMemory, Why: "a Cpu function's x"},
 	}}
 	for _, c := range []struct{ fn, param, key string }{
 		{"f", "pSrc", "f.pSrc"},
@@ -25,6 +28,11 @@ func TestMemoryOf(t *testing.T) {
 		{"g", "pixel", "*"},
 		{"g", "Host", "*"}, // nothing before Host
 		{"g", "p", "*"},
+		{"solveCpu", "pSrc", "*Cpu.*"}, // a function pattern wins over a name's pattern
+		{"solveCpu", "pDst", "*Cpu.*"}, // and over a name's row
+		{"solveCpu", "x", "*Cpu.x"},    // its own parameter's row over its *
+		{"Cpu", "pSrc", "p*"},          // nothing before Cpu
+		{"f", "pSrc", "f.pSrc"},
 	} {
 		r, key, ok := o.MemoryOf(c.fn, c.param)
 		if !ok || key != c.key || r != o.Memory[c.key] {
